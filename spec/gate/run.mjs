@@ -1,0 +1,147 @@
+#!/usr/bin/env node
+// The headless spec gate: compiles the project with rbxtsc, then runs the real
+// compiled Luau on the real Luau VM (luau-web, WebAssembly) with an emulated
+// Roblox engine written in Luau (spec/gate/engine). Node supplies only files,
+// a wall clock, compilation of Luau source, and stdout.
+//
+//   node spec/gate/run.mjs [pattern] [--no-build] [--verbose]
+//                          [--project FILE] [--root A.B.C]... [--main A.B.C -- args]
+//
+// Ends with `N passed, N failed` (`, N skipped`), exit 1 on any failure, on a
+// spec file that fails to load, or when no test ran.
+
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { LuauState } from "luau-web";
+
+const gateDir = dirname(fileURLToPath(import.meta.url));
+const projectDir = resolve(gateDir, "..", "..");
+
+// Sunday 2026-12-06 00:00:00 UTC: virtual time 0, so dates are the same every run.
+const EPOCH = 1796515200;
+
+function parseArgs(argv) {
+	const options = { build: true, verbose: false, project: "default.project.json", roots: [], mode: "jest", args: [] };
+	for (let i = 0; i < argv.length; i++) {
+		const arg = argv[i];
+		if (arg === "--") {
+			options.args = argv.slice(i + 1);
+			break;
+		} else if (arg === "--no-build") options.build = false;
+		else if (arg === "--verbose") options.verbose = true;
+		else if (arg === "--project") options.project = argv[++i];
+		else if (arg === "--root") options.roots.push(argv[++i].split("."));
+		else if (arg === "--main") {
+			options.mode = "main";
+			options.main = argv[++i].split(".");
+		} else if (arg.startsWith("--")) {
+			process.stderr.write(`gate: unknown option ${arg}\n`);
+			process.exit(2);
+		} else options.testPathPattern = arg;
+	}
+	if (options.roots.length === 0) options.roots.push(["ServerScriptService", "Leaderboards", "spec"]);
+	return options;
+}
+
+function build() {
+	const rbxtsc = join(projectDir, "node_modules", "roblox-ts", "out", "CLI", "cli.js");
+	const result = spawnSync(process.execPath, [rbxtsc, "--type", "game"], { cwd: projectDir, stdio: "inherit" });
+	if (result.status !== 0) {
+		process.stdout.write("gate: rbxtsc failed\n0 passed, 1 failed\n");
+		process.exit(1);
+	}
+}
+
+// Maps `Service.Folder.Module:line` in traces to the compiled file and its source.
+function traceMapper() {
+	const files = new Map();
+	return {
+		load(text) {
+			for (const line of text.split("\n")) {
+				const [fullName, path] = line.split("\t");
+				if (path) files.set(fullName, path);
+			}
+		},
+		map(text) {
+			if (files.size === 0 || !text.includes(":")) return text;
+			return text.replace(/([\w@-]+(?:\.[\w@-]+)+):(\d+)/g, (match, fullName, line) => {
+				const path = files.get(fullName);
+				if (!path) return match;
+				const file = relative(projectDir, resolve(projectDir, path));
+				const source = file.startsWith("out/") ? file.slice(4).replace(/\.luau$/, ".ts") : null;
+				return source && existsSync(join(projectDir, source)) ? `${file}:${line} (${source})` : `${file}:${line}`;
+			});
+		},
+	};
+}
+
+async function main() {
+	const options = parseArgs(process.argv.slice(2));
+	if (options.build) build();
+	const traces = traceMapper();
+	const colour = process.stdout.isTTY && !process.env.CI;
+	const paint = { MessageWarning: "\x1b[33m", MessageError: "\x1b[31m" };
+	let state;
+	const env = {
+		__host_read: (path) => {
+			try {
+				return readFileSync(resolve(projectDir, path), "utf8");
+			} catch {
+				return undefined;
+			}
+		},
+		__host_list: (path) => {
+			try {
+				const full = resolve(projectDir, path);
+				if (!statSync(full).isDirectory()) return undefined;
+				return readdirSync(full, { withFileTypes: true })
+					.map((entry) => `${entry.isDirectory() ? "d" : "f"} ${entry.name}`)
+					.join("\n");
+			} catch {
+				return undefined;
+			}
+		},
+		__host_load: (source, chunkName) => state.loadstring(source, chunkName, false),
+		__host_clock: () => performance.now() / 1000,
+		__host_write: (kind, text) => {
+			const mapped = traces.map(String(text));
+			const start = colour && paint[kind] ? paint[kind] : "";
+			process.stdout.write(start + mapped + (start ? "\x1b[0m" : "") + "\n");
+		},
+		__host_file_map: (text) => traces.load(String(text)),
+		__engine_dir: relative(projectDir, join(gateDir, "engine")),
+		__config: JSON.stringify({
+			project: options.project,
+			roots: options.roots,
+			jest: ["ReplicatedStorage", "rbxts_include", "node_modules", "@rbxts-js", "Jest"],
+			testPathPattern: options.testPathPattern,
+			verbose: options.verbose,
+			mode: options.mode,
+			main: options.main,
+			args: options.args,
+			epoch: EPOCH,
+		}),
+	};
+	state = await LuauState.createAsync(env);
+	const boot = state.loadstring(
+		`local host = { read = __host_read, list = __host_list, load = __host_load, clock = __host_clock,
+			write = __host_write, fileMap = __host_file_map, engineDir = __engine_dir }
+		local init = host.load(host.read(host.engineDir .. "/init.luau"), "=gate/init")
+		if type(init) ~= "function" then error(init) end
+		return init(host, __config)`,
+		"=gate/boot",
+		true,
+	);
+	let code;
+	try {
+		[code] = await boot();
+	} catch (error) {
+		process.stdout.write(`gate: the engine failed: ${traces.map(String(error?.message ?? error))}\n0 passed, 1 failed\n`);
+		code = 1;
+	}
+	process.exitCode = typeof code === "number" ? code : 1;
+}
+
+await main();
