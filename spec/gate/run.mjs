@@ -4,8 +4,11 @@
 // Roblox engine written in Luau (spec/gate/engine). Node supplies only files,
 // a wall clock, compilation of Luau source, and stdout.
 //
-//   node spec/gate/run.mjs [pattern] [--no-build] [--verbose]
+//   node spec/gate/run.mjs [pattern] [--no-build] [--verbose] [--self-check]
 //                          [--project FILE] [--root A.B.C]... [--main A.B.C -- args]
+//
+// --verbose shows the game's print and warn output (always captured in
+// LogService); --self-check first proves that a failing fixture spec fails a run.
 //
 // Ends with `N passed, N failed` (`, N skipped`), exit 1 on any failure, on a
 // spec file that fails to load, or when no test ran.
@@ -31,6 +34,7 @@ function parseArgs(argv) {
 			break;
 		} else if (arg === "--no-build") options.build = false;
 		else if (arg === "--verbose") options.verbose = true;
+		else if (arg === "--self-check") options.selfCheck = true;
 		else if (arg === "--project") options.project = argv[++i];
 		else if (arg === "--root") options.roots.push(argv[++i].split("."));
 		else if (arg === "--main") {
@@ -77,9 +81,25 @@ function traceMapper() {
 	};
 }
 
+// Runs the gate on the failing fixture: it must exit 1 and name the failure.
+function selfCheck() {
+	const root = "ServerScriptService.Leaderboards.spec.gate.fixtures.failing";
+	const result = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--no-build", "--root", root], {
+		cwd: projectDir,
+		encoding: "utf8",
+	});
+	const output = result.stdout + result.stderr;
+	if (result.status !== 1 || !output.includes("fails on purpose") || !output.includes("0 passed, 1 failed")) {
+		process.stdout.write(`gate self-check: a failing spec did not fail the run (exit ${result.status})\n${output}\n0 passed, 1 failed\n`);
+		process.exit(1);
+	}
+	process.stdout.write("gate self-check: a failing spec fails the run (exit 1, failure printed)\n");
+}
+
 async function main() {
 	const options = parseArgs(process.argv.slice(2));
 	if (options.build) build();
+	if (options.selfCheck) selfCheck();
 	const traces = traceMapper();
 	const colour = process.stdout.isTTY && !process.env.CI;
 	const paint = { MessageWarning: "\x1b[33m", MessageError: "\x1b[31m" };

@@ -1,0 +1,30 @@
+import tsParser from "@typescript-eslint/parser";
+import tsPlugin from "@typescript-eslint/eslint-plugin";
+import robloxTs from "eslint-plugin-roblox-ts";
+
+export default [
+	{ ignores: ["out/**", "include/**", "dist/**", "node_modules/**", "**/*.mjs"] },
+	{
+		files: ["**/*.ts"],
+		languageOptions: {
+			parser: tsParser,
+			parserOptions: { project: "./tsconfig.json", sourceType: "module", ecmaVersion: 2018 },
+		},
+		plugins: { "@typescript-eslint": tsPlugin, "roblox-ts": robloxTs },
+		rules: {
+			...robloxTs.configs.recommended.rules,
+			"@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_" }],
+			"@typescript-eslint/no-explicit-any": "error",
+			"no-restricted-imports": ["error", { patterns: ["../../plugins/*", "**/plugins/**"] }],
+		},
+	},
+	{
+		// kernel/ knows nothing of plugins/.
+		files: ["kernel/**/*.ts"],
+		rules: { "no-restricted-imports": ["error", { patterns: ["**/plugins/**", "../plugins/*"] }] },
+	},
+	{
+		files: ["plugins/**/*.ts", "spec/**/*.ts", "examples/**/*.ts", "bench/**/*.ts"],
+		rules: { "no-restricted-imports": "off" },
+	},
+];

@@ -1,0 +1,65 @@
+// The headless gate's control, as specs see it. The gate puts a ModuleScript
+// named HeadlessGate in ServerStorage; in Studio it is absent, and the specs
+// that need it (the gate's own) skip.
+
+/** A fault rule for an emulated service. Rules apply in the order they were added. */
+export interface FaultRule {
+	/** Only this method (for example "UpdateAsync"); every method when absent. */
+	method?: string;
+	/** Fail the next N calls. */
+	failNext?: number;
+	/** Never return from the next N calls: they yield forever. */
+	hangNext?: number;
+	/** Fail each call with this probability, from a generator seeded by `seed`. */
+	rate?: number;
+	seed?: number;
+	/** The error message; the service's own default when absent. */
+	message?: string;
+	/** Let the write land before the call fails (a failed write may still have landed). */
+	landed?: boolean;
+}
+
+export interface HeadlessGate {
+	/** Virtual seconds since the gate started. */
+	now: () => number;
+	/** Real seconds, for CPU measurements only. */
+	wallClock: () => number;
+	pendingTimers: () => number;
+	dataStore: {
+		reset: () => void;
+		fault: (rule: FaultRule) => void;
+		clearFaults: () => void;
+		setLatency: (seconds: number) => void;
+		snapshot: (name: string, scope?: string) => Map<string, number>;
+		calls: (method?: string) => number;
+		throttled: () => number;
+		budget: (kind: string) => number;
+	};
+	players: {
+		join: (info: { UserId: number; Name?: string; DisplayName?: string }) => Player;
+		leave: (player: Player) => void;
+		reset: () => void;
+	};
+	users: {
+		register: (userId: number, username: string, displayName?: string) => void;
+		reset: () => void;
+		fault: (rule: FaultRule) => void;
+		clearFaults: () => void;
+		stats: () => { calls: number; results: number };
+	};
+	/** Runs every BindToClose callback in parallel within 30 s: (all finished, seconds taken). */
+	closeServer: () => LuaTuple<[boolean, number]>;
+	resetClose: () => void;
+	/** A fresh server: stores, budgets, faults, players, users and close callbacks cleared. */
+	reset: () => void;
+	/** The gate's own require (jest replaces `require` inside specs). */
+	require: (module: ModuleScript) => unknown;
+	runScript: (script: Script) => thread;
+	loadProject: (path: string) => Instance;
+}
+
+/** The gate control, or undefined outside the headless gate (in Studio). */
+export function headlessGate(): HeadlessGate | undefined {
+	const module = game.GetService("ServerStorage").FindFirstChild("HeadlessGate");
+	return module && module.IsA("ModuleScript") ? (require(module) as HeadlessGate) : undefined;
+}

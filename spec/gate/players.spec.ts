@@ -1,0 +1,76 @@
+import { afterEach, describe, expect, it } from "@rbxts/jest-globals";
+import { Players, UserService } from "@rbxts/services";
+import { headlessGate } from "./control";
+
+const gate = headlessGate();
+const describeGate = gate ? describe : describe.skip;
+
+describeGate("Players, UserService and closing the server", () => {
+	afterEach(() => gate!.reset());
+
+	it("players join and leave with PlayerAdded and PlayerRemoving", () => {
+		const events: string[] = [];
+		const added = Players.PlayerAdded.Connect((p) => events.push(`+${p.Name}`));
+		const removing = Players.PlayerRemoving.Connect((p) => events.push(`-${p.Name}`));
+		const player = gate!.players.join({ UserId: 101, Name: "ada", DisplayName: "Ada" });
+		expect(Players.GetPlayers()).toEqual([player]);
+		expect(Players.GetPlayerByUserId(101)).toBe(player);
+		expect(player.DisplayName).toBe("Ada");
+		gate!.players.leave(player);
+		added.Disconnect();
+		removing.Disconnect();
+		expect(events).toEqual(["+ada", "-ada"]);
+		expect(Players.GetPlayers().size()).toBe(0);
+	});
+
+	it("UserService returns known users and leaves out invalid ids", () => {
+		gate!.users.register(1, "one", "One");
+		const infos = UserService.GetUserInfosByUserIdsAsync([1, 999]);
+		expect(infos.size()).toBe(1);
+		expect(infos[0].Id).toBe(1);
+		expect(infos[0].Username).toBe("one");
+		expect(infos[0].DisplayName).toBe("One");
+	});
+
+	it("UserService errors past 250 results a minute, and recovers a minute later", () => {
+		const ids: number[] = [];
+		for (let id = 1; id <= 250; id++) {
+			gate!.users.register(id, `user${id}`);
+			ids.push(id);
+		}
+		gate!.users.register(251, "user251");
+		expect(UserService.GetUserInfosByUserIdsAsync(ids).size()).toBe(250);
+		expect(() => UserService.GetUserInfosByUserIdsAsync([251])).toThrow("HTTP 429");
+		task.wait(60);
+		expect(UserService.GetUserInfosByUserIdsAsync([251]).size()).toBe(1);
+	});
+
+	it("UserService follows its fault plan", () => {
+		gate!.users.register(1, "one");
+		gate!.users.fault({ failNext: 1, message: "HTTP 503" });
+		expect(() => UserService.GetUserInfosByUserIdsAsync([1])).toThrow("HTTP 503");
+		expect(UserService.GetUserInfosByUserIdsAsync([1]).size()).toBe(1);
+	});
+
+	it("closing runs BindToClose callbacks in parallel and waits for them", () => {
+		const done: string[] = [];
+		game.BindToClose(() => {
+			task.wait(3);
+			done.push("slow");
+		});
+		game.BindToClose(() => done.push("fast"));
+		const [complete, seconds] = gate!.closeServer();
+		expect(complete).toBe(true);
+		expect(done).toEqual(["fast", "slow"]);
+		expect(seconds).toBeCloseTo(3, 1);
+	});
+
+	it("closing gives up on a callback that yields forever after 30 s", () => {
+		game.BindToClose(() => {
+			coroutine.yield();
+		});
+		const [complete, seconds] = gate!.closeServer();
+		expect(complete).toBe(false);
+		expect(seconds).toBeCloseTo(30, 1);
+	});
+});

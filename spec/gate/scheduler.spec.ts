@@ -1,0 +1,76 @@
+import { describe, expect, it } from "@rbxts/jest-globals";
+import { LogService, RunService } from "@rbxts/services";
+import { headlessGate } from "./control";
+
+const gate = headlessGate();
+const describeGate = gate ? describe : describe.skip;
+
+describeGate("the task library on the virtual clock", () => {
+	it("runs spawn at once, defer after the current thread, delays by deadline", () => {
+		const order: string[] = [];
+		task.delay(0.5, () => order.push("delay 0.5"));
+		task.delay(0.1, () => order.push("delay 0.1"));
+		task.defer(() => order.push("defer"));
+		task.spawn(() => order.push("spawn"));
+		order.push("caller");
+		task.wait(1);
+		expect(order).toEqual(["spawn", "caller", "defer", "delay 0.1", "delay 0.5"]);
+	});
+
+	it("resumes delays due at the same time in the order they were armed", () => {
+		const order: number[] = [];
+		for (const i of [1, 2, 3]) task.delay(1, () => order.push(i));
+		task.wait(2);
+		expect(order).toEqual([1, 2, 3]);
+	});
+
+	it("a 60 s wait moves the virtual clock 60 s and costs no wall time", () => {
+		const virtualStart = os.clock();
+		const wallStart = gate!.wallClock();
+		const elapsed = task.wait(60);
+		expect(elapsed).toBeCloseTo(60, 1);
+		expect(os.clock() - virtualStart).toBeCloseTo(60, 1);
+		expect(gate!.wallClock() - wallStart).toBeLessThan(5);
+	});
+
+	it("task.cancel before the deadline means the callback never runs", () => {
+		let ran = false;
+		const thread = task.delay(1, () => (ran = true));
+		task.cancel(thread);
+		task.wait(2);
+		expect(ran).toBe(false);
+	});
+
+	it("reports an erroring spawned thread with its stack and keeps running", () => {
+		const errors: string[] = [];
+		const connection = LogService.MessageOut.Connect((message, kind) => {
+			if (kind === Enum.MessageType.MessageError) errors.push(message);
+		});
+		task.spawn(() => error("boom from a thread"));
+		let after = false;
+		task.defer(() => (after = true));
+		task.wait();
+		connection.Disconnect();
+		expect(after).toBe(true);
+		expect(errors.size()).toBe(1);
+		expect(errors[0]).toMatch("boom from a thread");
+		expect(errors[0]).toMatch("Stack Begin");
+	});
+
+	it("fires Heartbeat once a frame with the frame's delta", () => {
+		const deltas: number[] = [];
+		const connection = RunService.Heartbeat.Connect((dt) => deltas.push(dt));
+		task.wait(0.1);
+		connection.Disconnect();
+		expect(deltas.size()).toBeGreaterThanOrEqual(5);
+		expect(deltas[0]).toBeCloseTo(1 / 60, 5);
+	});
+
+	it("os.clock, time and tick follow the virtual clock", () => {
+		const [clock, now, ticked] = [os.clock(), time(), tick()];
+		task.wait(10);
+		expect(os.clock() - clock).toBeCloseTo(10, 1);
+		expect(time() - now).toBeCloseTo(10, 1);
+		expect(tick() - ticked).toBeCloseTo(10, 1);
+	});
+});
