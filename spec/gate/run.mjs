@@ -7,8 +7,11 @@
 //   node spec/gate/run.mjs [pattern] [--no-build] [--verbose] [--self-check]
 //                          [--project FILE] [--root A.B.C]... [--main A.B.C -- args]
 //
-// --verbose shows the game's print and warn output (always captured in
-// LogService); --self-check first proves that a failing fixture spec fails a run.
+// The VM, the instance tree and the compiled chunks are built once per run.
+// luau-web's heap is fixed at 17 MB (jest alone takes 7): heap.mjs raises it.
+// --root runs another spec root (the self-check's failing fixture); --verbose
+// shows the game's print and warn output (always captured in LogService);
+// --self-check first proves that a failing fixture spec fails a run.
 //
 // Ends with `N passed, N failed` (`, N skipped`), exit 1 on any failure, on a
 // spec file that fails to load, or when no test ran.
@@ -17,7 +20,12 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { LuauState } from "luau-web";
+import { raiseHeap } from "./heap.mjs";
+
+// Before luau-web loads: its module would otherwise get a fixed 17 MB heap.
+const HEAP_MEGABYTES = 512;
+raiseHeap(HEAP_MEGABYTES);
+const { LuauState } = await import("luau-web");
 
 const gateDir = dirname(fileURLToPath(import.meta.url));
 const projectDir = resolve(gateDir, "..", "..");

@@ -1,0 +1,49 @@
+import { Deadline, Priority, Scheduler } from "./Scheduler";
+
+/**
+ * A Promise that resolves `seconds` from now on the Scheduler. Cancelling it
+ * cancels the deadline, so nothing stays armed.
+ */
+export function sleep(scheduler: Scheduler, seconds: number, priority = Priority.Normal): Promise<void> {
+	return new Promise<void>((resolve, _, onCancel) => {
+		const deadline: Deadline = scheduler.after(seconds, priority, () => resolve());
+		onCancel(() => deadline.cancel());
+	});
+}
+
+/** What join() tells: whether the joined Promise settled in time, and how. */
+export interface Joined<T> {
+	/** It settled before the deadline. */
+	readonly settled: boolean;
+	/** It resolved (false when it rejected or the deadline came first). */
+	readonly ok: boolean;
+	readonly value?: T;
+	readonly problem?: unknown;
+}
+
+/**
+ * Waits for an in-flight Promise for at most `seconds`. Never cancels what it
+ * joins: a write still in flight at the deadline may still commit, and the
+ * caller learns it did not settle. Cancelling the join cancels only the wait.
+ */
+export function join<T>(scheduler: Scheduler, inFlight: Promise<T>, seconds: number): Promise<Joined<T>> {
+	return new Promise<Joined<T>>((resolve, _, onCancel) => {
+		if (inFlight.getStatus() !== Promise.Status.Started) {
+			resolve(settledOf(inFlight));
+			return;
+		}
+		const deadline = scheduler.after(seconds, Priority.High, () => resolve({ settled: false, ok: false }));
+		onCancel(() => deadline.cancel());
+		inFlight.finally(() => {
+			deadline.cancel();
+			resolve(settledOf(inFlight));
+		});
+	});
+}
+
+// A settled Promise's outcome; awaitStatus does not yield once it has settled.
+function settledOf<T>(settled: Promise<T>): Joined<T> {
+	const [status, value] = settled.awaitStatus();
+	const ok = status === Promise.Status.Resolved;
+	return { settled: true, ok, value: ok ? (value as T) : undefined, problem: ok ? undefined : value };
+}
