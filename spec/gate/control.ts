@@ -25,6 +25,8 @@ export interface HeadlessGate {
 	/** Real seconds, for CPU measurements only. */
 	wallClock: () => number;
 	pendingTimers: () => number;
+	/** stdout is a terminal that can redraw (not CI, not a pipe). */
+	isTerminal: () => boolean;
 	dataStore: {
 		reset: () => void;
 		fault: (rule: FaultRule) => void;
