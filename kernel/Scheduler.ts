@@ -85,6 +85,11 @@ export class Scheduler {
 		return entry;
 	}
 
+	/** The time on this Scheduler's clock: what deadlines are measured against. */
+	now(): number {
+		return this.clock();
+	}
+
 	/** Deadlines armed and not yet fired or cancelled. */
 	pending(): number {
 		const [high, normal, background] = this.heaps;

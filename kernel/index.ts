@@ -2,4 +2,5 @@ export { Bus, BusConnection, BusHandler } from "./Bus";
 export { Joined, join, sleep } from "./cancellation";
 export { DEFAULT_CLOSE_BUDGET, Kernel, KernelOptions, Service, StopResult } from "./Kernel";
 export { LogLevel, LogRecord, LogSink, Logger, ScopedLogger, outputSink } from "./Logger";
+export { SingleFlight } from "./SingleFlight";
 export { DEFAULT_STEP_BUDGET, Deadline, Priority, Scheduler, SchedulerOptions } from "./Scheduler";

@@ -1,0 +1,94 @@
+import { SingleFlight, join, sleep } from "../../kernel";
+import { DEADLINE_EXCEEDED, DrainerStage, NO_PROGRESS, ShutdownResult, StageContext, Topics } from "./types";
+
+/** After a window with failures the drain waits this long (at most) before the next. */
+export const FAILURE_PAUSE = 0.25;
+
+/**
+ * destroy(): refuses new submits, cancels the armed window, releases waiting
+ * readers, joins the write in flight, then runs capped windows (the Flusher's
+ * own) until the queue is empty or ShutdownSeconds have passed. Drains never
+ * drop a value. Every caller shares one drain and one frozen result; cancelling
+ * a caller does not cancel the drain. A backend that calls destroy() from inside
+ * its own write gets a pending result at once instead of waiting on itself.
+ */
+export class Drainer implements DrainerStage {
+	readonly Name = "Leaderboards.Drainer";
+	private drain?: SingleFlight<ShutdownResult>;
+
+	constructor(private readonly context: StageContext) {}
+
+	destroyed(): boolean {
+		return this.drain !== undefined;
+	}
+
+	destroy(): LuaTuple<[boolean, ShutdownResult]> {
+		const { stages, kernel } = this.context;
+		if (!this.drain) {
+			stages.Queue.close();
+			stages.Flusher.disarm();
+			stages.Reader.release();
+			kernel.Bus.publish(Topics.Draining);
+			this.drain = new SingleFlight(() => this.run());
+		}
+		if (!this.drain.settled() && coroutine.running() === stages.Flusher.writingThread()) {
+			const pending: ShutdownResult = table.freeze({
+				Complete: false,
+				Remaining: stages.Queue.pending() + 1,
+				InFlight: 1,
+				Failed: 0,
+			});
+			return $tuple(false, pending);
+		}
+		const result = this.drain.wait();
+		return $tuple(result.Complete, result);
+	}
+
+	private run(): ShutdownResult {
+		const { stages, stats, settings, kernel } = this.context;
+		const scheduler = kernel.Scheduler;
+		const deadline = scheduler.now() + settings.ShutdownSeconds;
+		const left = () => math.max(0, deadline - scheduler.now());
+		const failedBefore = stats.Failed;
+		let problem: string | undefined;
+		let unresolved = false;
+
+		const writing = stages.Flusher.inFlight();
+		if (writing && !join(scheduler, writing, left()).expect().settled) {
+			unresolved = true;
+			problem = DEADLINE_EXCEEDED;
+		}
+		while (problem === undefined && stages.Queue.pending() > 0) {
+			if (left() <= 0) {
+				problem = DEADLINE_EXCEEDED;
+				break;
+			}
+			// The window runs on its own thread so a write that never returns cannot hold the drain past its deadline.
+			const window = new Promise<ReturnType<typeof stages.Flusher.runWindow>>((resolve) =>
+				resolve(stages.Flusher.runWindow({ deadline })),
+			);
+			const joined = join(scheduler, window, left()).expect();
+			if (!joined.settled) {
+				unresolved = stages.Flusher.inFlight() !== undefined;
+				problem = DEADLINE_EXCEEDED;
+			} else if (!joined.ok) {
+				problem = tostring(joined.problem);
+			} else if (joined.value!.Attempted === 0) {
+				problem = left() <= 0 ? DEADLINE_EXCEEDED : NO_PROGRESS;
+			} else if (joined.value!.Failed > 0 && stages.Queue.pending() > 0) {
+				sleep(scheduler, math.min(FAILURE_PAUSE, left())).await();
+			}
+		}
+		const inFlight = unresolved ? 1 : 0;
+		const remaining = stages.Queue.pending() + inFlight;
+		const result: ShutdownResult = table.freeze({
+			Complete: remaining === 0 && problem === undefined,
+			Remaining: remaining,
+			InFlight: inFlight,
+			Failed: stats.Failed - failedBefore,
+			Error: problem,
+		});
+		kernel.Bus.publish(Topics.Drained, result);
+		return result;
+	}
+}

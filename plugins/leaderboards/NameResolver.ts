@@ -1,0 +1,109 @@
+import { Logger } from "../../kernel";
+import { Entry, NameResolverStage, StageContext } from "./types";
+
+const log = Logger.scope("Leaderboards");
+
+/** UserService returns at most this many results a minute. */
+export const RESULTS_PER_MINUTE = 250;
+/** The cache starts over past this many users. */
+export const CACHE_LIMIT = 1000;
+
+interface Name {
+	DisplayName: string;
+	Username: string;
+}
+
+// A UserId key: a positive whole number written the way tostring writes it.
+function userIdOf(key: string): number | undefined {
+	const id = tonumber(key);
+	return id !== undefined && id > 0 && id % 1 === 0 && tostring(id) === key ? id : undefined;
+}
+
+/**
+ * names(entries): DisplayName and Username for entries keyed by UserId. Players
+ * in this server resolve locally; the rest share one
+ * UserService:GetUserInfosByUserIdsAsync call within 250 results a minute (by
+ * the Clock option), and ids past the budget stay unnamed until a later call.
+ * Results are cached (starting over past 1,000 users), ids with no account are
+ * remembered and never asked again, a failed call warns and leaves entries
+ * unnamed. Keys that are not UserIds cost nothing.
+ */
+export class NameResolver implements NameResolverStage {
+	readonly Name = "Leaderboards.NameResolver";
+	private cache = new Map<number, Name>();
+	private cached = 0;
+	private readonly missing = new Set<number>();
+	private spent = new Array<{ at: number; results: number }>();
+
+	constructor(private readonly context: StageContext) {}
+
+	names(entries: Entry[]): Entry[] {
+		const { players, userService } = this.context.settings;
+		const unnamed = new Array<Entry>();
+		const ask = new Array<number>();
+		const asked = new Set<number>();
+		for (const entry of entries) {
+			const id = userIdOf(entry.Key);
+			if (id === undefined || this.missing.has(id)) continue;
+			const player = players.GetPlayerByUserId(id);
+			const known = player ? { DisplayName: player.DisplayName, Username: player.Name } : this.cache.get(id);
+			if (known) {
+				entry.DisplayName = known.DisplayName;
+				entry.Username = known.Username;
+			} else {
+				unnamed.push(entry);
+				if (!asked.has(id)) {
+					asked.add(id);
+					ask.push(id);
+				}
+			}
+		}
+		const allowed = this.budget();
+		if (ask.isEmpty() || allowed <= 0) return entries;
+		const batch = new Array<number>();
+		for (const id of ask) if (batch.size() < allowed) batch.push(id);
+		// Counted as asked until the answer says how many results it spent.
+		const spent = { at: this.context.settings.clock(), results: batch.size() };
+		this.spent.push(spent);
+		const [ok, infos] = pcall(() => userService.GetUserInfosByUserIdsAsync(batch));
+		if (!ok) {
+			log.warn(`names(): UserService lookup failed, entries left unnamed: ${infos}`);
+			return entries;
+		}
+		spent.results = infos.size();
+		const returned = new Set<number>();
+		for (const info of infos) {
+			returned.add(info.Id);
+			this.remember(info.Id, { DisplayName: info.DisplayName, Username: info.Username });
+		}
+		for (const id of batch) if (!returned.has(id)) this.missing.add(id);
+		for (const entry of unnamed) {
+			const known = this.cache.get(userIdOf(entry.Key)!);
+			if (known) {
+				entry.DisplayName = known.DisplayName;
+				entry.Username = known.Username;
+			}
+		}
+		return entries;
+	}
+
+	// Results left in the last minute's budget.
+	private budget(): number {
+		const now = this.context.settings.clock();
+		this.spent = this.spent.filter((call) => now - call.at < 60);
+		let used = 0;
+		for (const call of this.spent) used += call.results;
+		return RESULTS_PER_MINUTE - used;
+	}
+
+	private remember(id: number, name: Name) {
+		if (!this.cache.has(id)) {
+			if (this.cached >= CACHE_LIMIT) {
+				this.cache = new Map();
+				this.cached = 0;
+			}
+			this.cached += 1;
+		}
+		this.cache.set(id, name);
+	}
+}

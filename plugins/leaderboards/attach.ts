@@ -1,0 +1,95 @@
+import { Kernel, Service } from "../../kernel";
+import { Drainer } from "./Drainer";
+import { Flusher } from "./Flusher";
+import { NameResolver } from "./NameResolver";
+import { Queue } from "./Queue";
+import { Reader } from "./Reader";
+import { settingsOf } from "./settings";
+import {
+	Entry,
+	LeaderboardOptions,
+	ShutdownResult,
+	StageContext,
+	Stages,
+	Stats,
+	Subject,
+	WindowSummary,
+} from "./types";
+
+/**
+ * The boards a game holds: what attach() returns. Also the kernel service
+ * "Leaderboards", whose stop() drains (destroy()) when the server closes.
+ */
+export class Leaderboards implements Service {
+	readonly Name = "Leaderboards";
+
+	constructor(
+		private readonly stages: Stages,
+		/** { Submitted, Written, Failed, Dropped }. */
+		readonly Stats: Stats,
+	) {}
+
+	/** Queues a score. false for an unknown board, a non-number, NaN, infinities, after destroy(), and a fractional value or an unstorable key on the default backend. */
+	submit(board: string, subject: Subject, value: number): boolean {
+		return this.stages.Queue.submit(board, subject, value);
+	}
+
+	/** Up to min(count, MaxEntries) entries { Key, Value, Rank } from the cache. Yields when the cache is stale. */
+	top(board: string, count?: number): Entry[] {
+		return this.stages.Reader.top(board, count);
+	}
+
+	/** Yields. Stored values { [key] = value } for chosen players, sessions or keys; nil when the read failed. */
+	scores(board: string, subjects: ReadonlyArray<Subject>): Map<string, number> | undefined {
+		return this.stages.Reader.scores(board, subjects);
+	}
+
+	/** Yields. Adds DisplayName and Username to entries keyed by UserId and returns the same table. */
+	names(entries: Entry[]): Entry[] {
+		return this.stages.NameResolver.names(entries);
+	}
+
+	/** Runs one capped window now; returns at once if a flush is already running. Yields. */
+	flushNow(): WindowSummary | undefined {
+		return this.stages.Flusher.flushNow();
+	}
+
+	/** Refuses new submits, releases waiting readers, joins the write in flight and drains. Yields. */
+	destroy(): LuaTuple<[boolean, ShutdownResult]> {
+		return this.stages.Drainer.destroy();
+	}
+
+	/** For specs with SkipLoop: runs one capped window and returns what it did. Yields. */
+	_flush(): WindowSummary {
+		return this.stages.Flusher.runWindow();
+	}
+
+	/** The kernel calls this when the server closes. */
+	stop() {
+		this.destroy();
+	}
+}
+
+/**
+ * Checks the options (naming the field at fault), builds the five stages (or a
+ * game's own, from options.Stages), registers them and the "Leaderboards"
+ * service with the kernel, and returns the boards. Nothing runs until the first
+ * submit.
+ */
+export function attach(kernel: Kernel, options: LeaderboardOptions): Leaderboards {
+	const settings = settingsOf(options);
+	const stats: Stats = { Submitted: 0, Written: 0, Failed: 0, Dropped: 0 };
+	const stages = {} as { -readonly [K in keyof Stages]: Stages[K] };
+	const context: StageContext = { kernel, settings, stats, stages };
+	const own = options.Stages ?? {};
+	stages.Queue = own.Queue ? own.Queue(context) : new Queue(context);
+	stages.Flusher = own.Flusher ? own.Flusher(context) : new Flusher(context);
+	stages.Reader = own.Reader ? own.Reader(context) : new Reader(context);
+	stages.NameResolver = own.NameResolver ? own.NameResolver(context) : new NameResolver(context);
+	stages.Drainer = own.Drainer ? own.Drainer(context) : new Drainer(context);
+	for (const stage of [stages.Queue, stages.Flusher, stages.Reader, stages.NameResolver, stages.Drainer])
+		kernel.add(stage);
+	const boards = new Leaderboards(stages, stats);
+	kernel.add(boards);
+	return boards;
+}

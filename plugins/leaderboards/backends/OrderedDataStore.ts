@@ -1,0 +1,77 @@
+import { Backend, BackendRow } from "../types";
+
+/** DataStore keys and store names: 50 characters at most. */
+export const MAX_KEY_LENGTH = 50;
+/** GetSortedAsync pages hold at most 100 rows; BatchGetAsync takes at most 100 keys. */
+export const PAGE_SIZE = 100;
+
+/** What the default backend needs of DataStoreService (a spec may hand it another). */
+export interface OrderedStores {
+	GetOrderedDataStore(name: string): OrderedDataStore;
+	GetRequestBudgetForRequestType(requestType: Enum.DataStoreRequestType): number;
+}
+
+// BatchGetAsync (added 2026-07) is not in @rbxts/types yet.
+type BatchGet = (this: OrderedDataStore, keys: string[]) => Map<string, { value: number }>;
+
+/**
+ * The default backend: one OrderedDataStore per board, named StorePrefix .. board.
+ * set is UpdateAsync (which spends both the OrderedRead and the OrderedWrite
+ * budget), sorted pages GetSortedAsync, scores is BatchGetAsync in chunks of
+ * 100, and budget is the smaller of the two ordered request budgets.
+ */
+export function orderedDataStoreBackend(storePrefix: string, stores: OrderedStores): Backend {
+	const opened = new Map<string, OrderedDataStore>();
+	const storeOf = (board: string) => {
+		let store = opened.get(board);
+		if (!store) {
+			store = stores.GetOrderedDataStore(storePrefix + board);
+			opened.set(board, store);
+		}
+		return store;
+	};
+
+	return {
+		integers: true,
+		maxKeyLength: MAX_KEY_LENGTH,
+
+		set: (board, key, updater) => {
+			storeOf(board).UpdateAsync(key, updater);
+			return true;
+		},
+
+		sorted: (board, ascending, count) => {
+			const [ok, rows] = pcall(() => {
+				const result = new Array<BackendRow>();
+				const pages = storeOf(board).GetSortedAsync(ascending, math.min(count, PAGE_SIZE));
+				for (;;) {
+					for (const row of pages.GetCurrentPage() as unknown as { key: string; value: number }[]) {
+						if (result.size() < count) result.push({ Key: row.key, Value: row.value });
+					}
+					if (result.size() >= count || pages.IsFinished) return result;
+					pages.AdvanceToNextPageAsync();
+				}
+			});
+			return ok ? rows : undefined;
+		},
+
+		scores: (board, keys) => {
+			const store = storeOf(board) as unknown as { BatchGetAsync: BatchGet } & OrderedDataStore;
+			const result = new Map<string, number>();
+			for (let start = 0; start < keys.size(); start += PAGE_SIZE) {
+				const chunk = new Array<string>();
+				for (let i = start; i < math.min(start + PAGE_SIZE, keys.size()); i++) chunk.push(keys[i]);
+				const [ok, found] = pcall(() => store.BatchGetAsync(chunk));
+				if (!ok) return undefined;
+				for (const [key, entry] of found) result.set(key, entry.value);
+			}
+			return result;
+		},
+
+		budget: () =>
+			math.min(
+				stores.GetRequestBudgetForRequestType(Enum.DataStoreRequestType.OrderedRead),
+				stores.GetRequestBudgetForRequestType(Enum.DataStoreRequestType.OrderedWrite),
+			),
+	};
+}

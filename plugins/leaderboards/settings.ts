@@ -1,0 +1,136 @@
+import { DataStoreService, Players, UserService } from "@rbxts/services";
+import { MAX_KEY_LENGTH, orderedDataStoreBackend } from "./backends/OrderedDataStore";
+import { Board, BoardConfig, LeaderboardOptions, Settings } from "./types";
+
+/** The documented defaults. */
+export const DEFAULTS = {
+	FlushSeconds: 15,
+	WritesPerFlush: 30,
+	MaxWriteAttempts: 10,
+	ShutdownSeconds: 10,
+	StorePrefix: "CKBoard_",
+	Ascending: false,
+	KeepBest: true,
+	MaxEntries: 100,
+	CacheSeconds: 60,
+} as const;
+
+const OPTION_KEYS = new Set([
+	"Boards",
+	"FlushSeconds",
+	"WritesPerFlush",
+	"MaxWriteAttempts",
+	"ShutdownSeconds",
+	"Backend",
+	"StorePrefix",
+	"Clock",
+	"SkipLoop",
+	"UserService",
+	"Players",
+	"Stages",
+]);
+const BOARD_KEYS = new Set(["Ascending", "KeepBest", "MaxEntries", "CacheSeconds"]);
+
+function fail(field: string, problem: string, value: unknown): never {
+	error(`Leaderboards.attach: ${field} ${problem} (got ${typeIs(value, "string") ? `"${value}"` : tostring(value)})`, 4);
+}
+
+// A function, or a table with __call (a jest.fn mock, jest's fake os.clock).
+function callable(value: unknown): boolean {
+	if (typeIs(value, "function")) return true;
+	const meta = typeIs(value, "table") ? getmetatable(value) : undefined;
+	return typeIs(meta, "table") && (meta as { __call?: unknown }).__call !== undefined;
+}
+
+function positive(field: string, value: unknown, fallback: number): number {
+	if (value === undefined) return fallback;
+	if (!typeIs(value, "number") || value !== value || value <= 0 || value === math.huge)
+		fail(field, "must be a positive number", value);
+	return value;
+}
+
+function positiveInteger(field: string, value: unknown, fallback: number): number {
+	if (value === undefined) return fallback;
+	if (!typeIs(value, "number") || value <= 0 || value % 1 !== 0) fail(field, "must be a positive integer", value);
+	return value;
+}
+
+function flag(field: string, value: unknown, fallback: boolean): boolean {
+	if (value === undefined) return fallback;
+	if (!typeIs(value, "boolean")) fail(field, "must be a boolean", value);
+	return value;
+}
+
+function checkKeys(field: string, value: object, known: ReadonlySet<string>) {
+	for (const [key] of pairs(value)) {
+		if (!known.has(key as string)) fail(`${field}.${key}`, "is not an option", key);
+	}
+}
+
+function board(name: string, config: unknown): Board {
+	const field = `options.Boards.${name}`;
+	if (!typeIs(config, "table")) fail(field, "must be a BoardConfig table", config);
+	checkKeys(field, config, BOARD_KEYS);
+	const c = config as BoardConfig;
+	return {
+		Name: name,
+		Ascending: flag(`${field}.Ascending`, c.Ascending, DEFAULTS.Ascending),
+		KeepBest: flag(`${field}.KeepBest`, c.KeepBest, DEFAULTS.KeepBest),
+		MaxEntries: positiveInteger(`${field}.MaxEntries`, c.MaxEntries, DEFAULTS.MaxEntries),
+		CacheSeconds: positive(`${field}.CacheSeconds`, c.CacheSeconds, DEFAULTS.CacheSeconds),
+	};
+}
+
+/** Checks attach's options, naming the field at fault, and applies every default. */
+export function settingsOf(options: LeaderboardOptions): Settings {
+	if (!typeIs(options, "table")) fail("options", "must be a table", options);
+	checkKeys("options", options, OPTION_KEYS);
+	if (options.Boards === undefined) error("Leaderboards.attach: options.Boards is required", 3);
+	if (!typeIs(options.Boards, "table")) fail("options.Boards", "must be a table of BoardConfig", options.Boards);
+	const boards = new Map<string, Board>();
+	const boardNames = new Array<string>();
+	for (const [name, config] of pairs(options.Boards)) {
+		if (!typeIs(name, "string") || name === "") fail("options.Boards", "names must be non-empty strings", name);
+		boards.set(name, board(name, config));
+		boardNames.push(name);
+	}
+	if (boardNames.isEmpty()) error("Leaderboards.attach: options.Boards has no boards", 3);
+	boardNames.sort();
+
+	const shutdown = options.ShutdownSeconds ?? DEFAULTS.ShutdownSeconds;
+	if (!typeIs(shutdown, "number") || shutdown !== shutdown || shutdown < 0 || shutdown === math.huge)
+		fail("options.ShutdownSeconds", "must be finite and not negative", shutdown);
+
+	const storePrefix = options.StorePrefix ?? DEFAULTS.StorePrefix;
+	if (!typeIs(storePrefix, "string")) fail("options.StorePrefix", "must be a string", storePrefix);
+	let backend = options.Backend;
+	if (backend === undefined) {
+		for (const name of boardNames) {
+			if ((storePrefix + name).size() > MAX_KEY_LENGTH)
+				fail(`options.Boards.${name}`, `makes a store name over ${MAX_KEY_LENGTH} characters`, storePrefix + name);
+		}
+		backend = orderedDataStoreBackend(storePrefix, DataStoreService);
+	} else {
+		if (!typeIs(backend, "table")) fail("options.Backend", "must be a table of functions", backend);
+		if (!callable(backend.sorted)) fail("options.Backend", "needs sorted()", backend.sorted);
+		if (!callable(backend.submit) && !callable(backend.set))
+			error("Leaderboards.attach: options.Backend needs submit() or set()", 3);
+	}
+
+	const clock = options.Clock ?? os.clock;
+	if (!callable(clock)) fail("options.Clock", "must be a function", clock);
+
+	return {
+		boards,
+		boardNames,
+		FlushSeconds: positive("options.FlushSeconds", options.FlushSeconds, DEFAULTS.FlushSeconds),
+		WritesPerFlush: positive("options.WritesPerFlush", options.WritesPerFlush, DEFAULTS.WritesPerFlush),
+		MaxWriteAttempts: positiveInteger("options.MaxWriteAttempts", options.MaxWriteAttempts, DEFAULTS.MaxWriteAttempts),
+		ShutdownSeconds: shutdown,
+		backend,
+		clock,
+		skipLoop: flag("options.SkipLoop", options.SkipLoop, false),
+		userService: options.UserService ?? UserService,
+		players: options.Players ?? Players,
+	};
+}

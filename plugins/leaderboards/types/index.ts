@@ -1,0 +1,3 @@
+export * from "./public";
+export * from "./rules";
+export * from "./stages";

@@ -1,0 +1,106 @@
+/** A ranked row of a board: a storage key, its stored value, and its 1-based rank. */
+export interface Entry {
+	Key: string;
+	Value: number;
+	Rank: number;
+	/** Added by names() for entries keyed by a UserId. */
+	DisplayName?: string;
+	Username?: string;
+}
+
+/** What submit() and scores() accept: a Player, a session (a table with a Player field), or any key. */
+export type Subject = Player | { readonly Player: Player } | string | number;
+
+/** One board's configuration. Every field is optional. */
+export interface BoardConfig {
+	/** Smaller values rank first (times). Default false: bigger values first (scores). */
+	Ascending?: boolean;
+	/** Write only improvements and keep the best pending value. false keeps and writes the newest. Default true. */
+	KeepBest?: boolean;
+	/** top() page size and backend read size. Default 100; above 100 the default backend reads several pages. */
+	MaxEntries?: number;
+	/** top() cache window in seconds. Default 60. */
+	CacheSeconds?: number;
+}
+
+/** A row a backend's sorted() returns. */
+export interface BackendRow {
+	Key: string;
+	Value: number;
+}
+
+/**
+ * Where scores live. Checked at attach: it needs sorted plus submit or set.
+ * Functions are called with a dot (no self), as plain tables of functions.
+ */
+export interface Backend {
+	/** Custom stores apply the keep-best rule themselves, atomically. Preferred over set. */
+	submit?: (board: string, key: string, value: number, keepBest: boolean, ascending: boolean) => boolean;
+	/** DataStore-shaped stores: call updater(old) and write a non-nil result; nil means no write. */
+	set?: (board: string, key: string, updater: (old: number | undefined) => number | undefined) => boolean;
+	/** Ranked reads: up to count rows, best first; undefined on failure. */
+	sorted: (board: string, ascending: boolean, count: number) => BackendRow[] | undefined;
+	/** Writes available now; each window takes the smaller of this and WritesPerFlush. */
+	budget?: () => number | undefined;
+	/** Stored values for keys, missing keys left out; undefined on failure. Needed by scores(). */
+	scores?: (board: string, keys: string[]) => Map<string, number> | undefined;
+	/** The store holds integers only: submit refuses fractions (the default backend sets this). */
+	integers?: boolean;
+	/** The longest key the store accepts (the default backend: 50). */
+	maxKeyLength?: number;
+}
+
+/** The counters on boards.Stats. */
+export interface Stats {
+	/** Submits accepted into the queue. */
+	Submitted: number;
+	/** Successful backend writes. */
+	Written: number;
+	/** Failed write attempts. */
+	Failed: number;
+	/** Values dropped after MaxWriteAttempts consecutive failed windows. */
+	Dropped: number;
+}
+
+/** What destroy() returns, frozen and shared by every caller. */
+export interface ShutdownResult {
+	/** Nothing queued, nothing in flight, no error. */
+	readonly Complete: boolean;
+	/** Queued submissions plus the unresolved write in flight. */
+	readonly Remaining: number;
+	/** 1 when a write was still unresolved at the end, else 0. */
+	readonly InFlight: number;
+	/** Failed write attempts during the drain. */
+	readonly Failed: number;
+	/** "leaderboard shutdown deadline exceeded", "leaderboard shutdown flush made no progress", a flush error, or nil. */
+	readonly Error?: string;
+}
+
+export const DEADLINE_EXCEEDED = "leaderboard shutdown deadline exceeded";
+export const NO_PROGRESS = "leaderboard shutdown flush made no progress";
+
+/** Bus topics. Updated is the public one; the others tell the stages' story to games, specs and the demo. */
+export const Topics = {
+	/** (name, entries): a top() read refreshed the cache from the backend. Failed reads publish nothing. */
+	Updated: "Leaderboard.Updated",
+	/** (): the queue went from empty to pending; the Flusher arms a window. */
+	Pending: "Leaderboard.Pending",
+	/** (summary: WindowSummary): a flush window finished. */
+	Flushed: "Leaderboard.Flushed",
+	/** (board, key, value): a value was dropped after MaxWriteAttempts failed windows. */
+	Dropped: "Leaderboard.Dropped",
+	/** (): destroy() began draining. */
+	Draining: "Leaderboard.Draining",
+	/** (result: ShutdownResult): the drain ended. */
+	Drained: "Leaderboard.Drained",
+} as const;
+
+/** What one flush window did. */
+export interface WindowSummary {
+	/** Writes attempted. */
+	readonly Attempted: number;
+	readonly Written: number;
+	readonly Failed: number;
+	/** The window's write budget. */
+	readonly Budget: number;
+}

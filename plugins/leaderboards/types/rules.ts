@@ -1,0 +1,56 @@
+import { Subject } from "./public";
+
+// The domain rules, each in exactly one place: every stage (and a game's own
+// stage) resolves keys, validates values and keeps the best through these.
+
+/** A Player is its UserId string, a session its player's, anything else tostring(). */
+export function resolveKey(subject: Subject): string {
+	if (typeIs(subject, "Instance") && subject.IsA("Player")) return tostring(subject.UserId);
+	if (typeIs(subject, "table")) {
+		const player = (subject as { Player?: unknown }).Player;
+		if (typeIs(player, "Instance") && player.IsA("Player")) return tostring(player.UserId);
+	}
+	return tostring(subject);
+}
+
+/** The largest integer a double holds exactly: 2^53. */
+export const MAX_EXACT_INTEGER = 2 ** 53;
+
+/** Why a value cannot be queued, or undefined when it can. */
+export function refuseValue(value: unknown, integersOnly: boolean): string | undefined {
+	if (!typeIs(value, "number")) return "not a number";
+	if (value !== value) return "NaN";
+	if (value === math.huge || value === -math.huge) return "infinite";
+	if (integersOnly && value % 1 !== 0) return "fractional";
+	if (math.abs(value) > MAX_EXACT_INTEGER) return "outside ±2^53";
+	return undefined;
+}
+
+/** Why a key cannot be stored, or undefined when it can. */
+export function refuseKey(key: string, maxKeyLength?: number): string | undefined {
+	if (key === "") return "empty key";
+	if (maxKeyLength !== undefined && key.size() > maxKeyLength) return `key longer than ${maxKeyLength} characters`;
+	return undefined;
+}
+
+/** candidate ranks strictly better than current on a board. */
+export function isBetter(candidate: number, current: number, ascending: boolean): boolean {
+	return ascending ? candidate < current : candidate > current;
+}
+
+/**
+ * Which of two pending values for one key to keep: the better on a keep-best
+ * board, else the newer (`incoming`).
+ */
+export function keepOf(held: number, incoming: number, keepBest: boolean, ascending: boolean): number {
+	if (!keepBest) return incoming;
+	return isBetter(held, incoming, ascending) ? held : incoming;
+}
+
+/** The UpdateAsync-shaped updater for a write: nil (no write) when the stored value is already as good. */
+export function updaterFor(value: number, keepBest: boolean, ascending: boolean) {
+	return (stored: number | undefined): number | undefined => {
+		if (keepBest && stored !== undefined && !isBetter(value, stored, ascending)) return undefined;
+		return value;
+	};
+}

@@ -1,0 +1,162 @@
+import { Kernel, Service } from "../../../kernel";
+import { Backend, BoardConfig, Entry, ShutdownResult, Stats, Subject, WindowSummary } from "./public";
+
+/** What names() needs of UserService (a spec may hand it a double). */
+export interface UserLookup {
+	GetUserInfosByUserIdsAsync(userIds: Array<number>): Array<{ Id: number; Username: string; DisplayName: string }>;
+}
+
+/** What names() needs of Players (a spec may hand it a double). */
+export interface PlayerLookup {
+	GetPlayerByUserId(userId: number): Player | undefined;
+}
+
+/** Leaderboards.attach options. */
+export interface LeaderboardOptions {
+	/** Required. { [name] = BoardConfig }; submits to other names return false. */
+	Boards: Record<string, BoardConfig>;
+	/** Delay from the first pending submit to its flush window. Default 15. */
+	FlushSeconds?: number;
+	/** Write cap per window, across all boards. Default 30. */
+	WritesPerFlush?: number;
+	/** Consecutive failed windows before a queued value is dropped. Default 10. */
+	MaxWriteAttempts?: number;
+	/** Total destroy() drain deadline, including the write in flight. Finite, not negative; 0 drains nothing. Default 10. */
+	ShutdownSeconds?: number;
+	/** Default: OrderedDataStores. */
+	Backend?: Backend;
+	/** OrderedDataStore name prefix (default backend only). Default "CKBoard_". */
+	StorePrefix?: string;
+	/** Time source for cache windows and the names budget. Default os.clock. */
+	Clock?: () => number;
+	/** Never arm flush windows; specs call _flush() by hand. Default false. */
+	SkipLoop?: boolean;
+	/** Test injection point for names(). */
+	UserService?: UserLookup;
+	/** Test injection point for names(). */
+	Players?: PlayerLookup;
+	/** Replace any stage with a game's own plugin meeting the same contract. */
+	Stages?: StageFactories;
+}
+
+/** A board with every default applied. */
+export interface Board {
+	readonly Name: string;
+	readonly Ascending: boolean;
+	readonly KeepBest: boolean;
+	readonly MaxEntries: number;
+	readonly CacheSeconds: number;
+}
+
+/** attach's options, checked and with every default applied. */
+export interface Settings {
+	readonly boards: ReadonlyMap<string, Board>;
+	/** Board names in name order: the order windows walk them. */
+	readonly boardNames: ReadonlyArray<string>;
+	readonly FlushSeconds: number;
+	readonly WritesPerFlush: number;
+	readonly MaxWriteAttempts: number;
+	readonly ShutdownSeconds: number;
+	readonly backend: Backend;
+	readonly clock: () => number;
+	readonly skipLoop: boolean;
+	readonly userService: UserLookup;
+	readonly players: PlayerLookup;
+}
+
+/** A value detached from the queue for one write. */
+export interface PendingWrite {
+	readonly Board: string;
+	readonly Key: string;
+	readonly Value: number;
+	/** Consecutive failed windows of this key so far. */
+	readonly Failures: number;
+}
+
+/** Queue: resolves subjects, validates values, keeps the best (or newest) pending value per key. */
+export interface QueueStage extends Service {
+	/** Queues a value; false (nothing queued) for every refusal. O(1). */
+	submit(board: string, subject: Subject, value: unknown): boolean;
+	/** Values queued across all boards. O(1). */
+	pending(): number;
+	/** Values queued on one board. O(1). */
+	pendingOn(board: string): number;
+	/** Detaches the oldest queued key's value on board for a write. */
+	take(board: string): PendingWrite | undefined;
+	/**
+	 * Puts a failed write back, merged with anything newer, counting the failed
+	 * window. At MaxWriteAttempts the value is dropped instead (never while draining).
+	 * Returns whether it was dropped.
+	 */
+	restore(write: PendingWrite, draining: boolean): boolean;
+	/** Refuses every later submit (destroy). */
+	close(): void;
+}
+
+/** A drain window's limits: no write starts at or after the deadline (kernel Scheduler time). */
+export interface DrainLimits {
+	readonly deadline: number;
+}
+
+/** Flusher: arms windows and runs capped windows against the backend. */
+export interface FlusherStage extends Service {
+	/** Runs one capped window now; returns at once if one is running. Yields. */
+	flushNow(): WindowSummary | undefined;
+	/** Runs one capped window on this thread (the Drainer's windows pass limits). Yields. */
+	runWindow(drain?: DrainLimits): WindowSummary;
+	/** Cancels the armed window, stops a running scheduled window before its next write, and arms no more. */
+	disarm(): void;
+	/** The write in flight, resolving to whether it succeeded; undefined when none. */
+	inFlight(): Promise<boolean> | undefined;
+	/** The thread running the write in flight (a backend that calls destroy() from it must not wait on itself). */
+	writingThread(): thread | undefined;
+	/** A window deadline is armed. */
+	armed(): boolean;
+}
+
+/** Reader: cached, single-flight top(); scores(). */
+export interface ReaderStage extends Service {
+	top(board: string, count?: number): Entry[];
+	scores(board: string, subjects: ReadonlyArray<Subject>): Map<string, number> | undefined;
+	/** Lets every reader waiting on a backend read go now, with the cached page. */
+	release(): void;
+}
+
+/** NameResolver: DisplayName and Username for entries keyed by UserId. */
+export interface NameResolverStage extends Service {
+	names(entries: Entry[]): Entry[];
+}
+
+/** Drainer: destroy(). */
+export interface DrainerStage extends Service {
+	destroy(): LuaTuple<[boolean, ShutdownResult]>;
+	destroyed(): boolean;
+}
+
+/** The five stages, as each sees the others: only through these contracts. */
+export interface Stages {
+	readonly Queue: QueueStage;
+	readonly Flusher: FlusherStage;
+	readonly Reader: ReaderStage;
+	readonly NameResolver: NameResolverStage;
+	readonly Drainer: DrainerStage;
+}
+
+/** What a stage is built with. `stages` is complete once attach has built all five. */
+export interface StageContext {
+	readonly kernel: Kernel;
+	readonly settings: Settings;
+	readonly stats: Stats;
+	readonly stages: Stages;
+}
+
+/** Builds a stage; options.Stages takes these to replace the defaults. */
+export type StageFactory<T> = (context: StageContext) => T;
+
+export interface StageFactories {
+	Queue?: StageFactory<QueueStage>;
+	Flusher?: StageFactory<FlusherStage>;
+	Reader?: StageFactory<ReaderStage>;
+	NameResolver?: StageFactory<NameResolverStage>;
+	Drainer?: StageFactory<DrainerStage>;
+}

@@ -1,0 +1,147 @@
+import { describe, expect, it } from "@rbxts/jest-globals";
+import { Kernel } from "../../kernel";
+import { attach, resolveKey } from "../../plugins/leaderboards";
+import { headlessGate } from "../gate/control";
+import { captureLogs } from "../kernel/doubles";
+import { MemoryBackend, boardsWith } from "./doubles";
+
+const gate = headlessGate();
+
+describe("the submit queue", () => {
+	describe("subjects become storage keys", () => {
+		it("a Player becomes tostring(UserId); a session, its player's", () => {
+			if (!gate) return;
+			const player = gate.players.join({ UserId: 4242, Name: "ada" });
+			expect(resolveKey(player)).toBe("4242");
+			expect(resolveKey({ Player: player })).toBe("4242");
+			gate.players.leave(player);
+		});
+
+		it("anything else goes through tostring: guild names, NPC ids", () => {
+			expect(resolveKey("Guild of Foxes")).toBe("Guild of Foxes");
+			expect(resolveKey(17)).toBe("17");
+		});
+
+		it("the queued key is the resolved key", () => {
+			const { boards, backend } = boardsWith();
+			boards.submit("Kills", "npc-7", 3);
+			boards._flush();
+			expect(backend.get("Kills", "npc-7")).toBe(3);
+		});
+	});
+
+	describe("coalescing", () => {
+		it("keeps the larger pending value on a descending keep-best board", () => {
+			const { boards, backend } = boardsWith();
+			for (const value of [3, 9, 4]) boards.submit("Kills", "a", value);
+			boards._flush();
+			expect(backend.writes.size()).toBe(1);
+			expect(backend.get("Kills", "a")).toBe(9);
+		});
+
+		it("keeps the smaller pending value on an Ascending keep-best board", () => {
+			const { boards, backend } = boardsWith();
+			for (const value of [5000, 4200, 4800]) boards.submit("BestTime", "a", value);
+			boards._flush();
+			expect(backend.writes.size()).toBe(1);
+			expect(backend.get("BestTime", "a")).toBe(4200);
+		});
+
+		it("keeps the newest with KeepBest = false", () => {
+			const { boards, backend } = boardsWith({ Boards: { Level: { KeepBest: false } } });
+			for (const value of [7, 9, 2]) boards.submit("Level", "a", value);
+			boards._flush();
+			expect(backend.get("Level", "a")).toBe(2);
+		});
+
+		it("a burst costs one write per key per window", () => {
+			const { boards, backend } = boardsWith({ WritesPerFlush: 100 });
+			for (let i = 1; i <= 500; i++) boards.submit("Kills", `p${i % 5}`, i);
+			const window = boards._flush();
+			expect(window.Attempted).toBe(5);
+			expect(backend.writes.size()).toBe(5);
+			expect(boards.Stats.Submitted).toBe(500);
+		});
+	});
+
+	describe("refusals: a clear false, nothing queued", () => {
+		it("refuses an unknown board, non-numbers, NaN and infinities", () => {
+			const { boards } = boardsWith();
+			expect(boards.submit("Nope", "a", 1)).toBe(false);
+			expect(boards.submit("Kills", "a", "5" as unknown as number)).toBe(false);
+			expect(boards.submit("Kills", "a", 0 / 0)).toBe(false);
+			expect(boards.submit("Kills", "a", math.huge)).toBe(false);
+			expect(boards.submit("Kills", "a", -math.huge)).toBe(false);
+			expect(boards.Stats.Submitted).toBe(0);
+			expect(boards._flush().Attempted).toBe(0);
+		});
+
+		it("refuses integers a double does not hold exactly (past ±2^53)", () => {
+			const { boards } = boardsWith();
+			expect(boards.submit("Kills", "a", 2 ** 53)).toBe(true);
+			expect(boards.submit("Kills", "a", 2 ** 53 + 2)).toBe(false);
+			expect(boards.submit("Kills", "a", -(2 ** 53) - 2)).toBe(false);
+		});
+
+		it("refuses after destroy()", () => {
+			const { boards } = boardsWith();
+			boards.destroy();
+			expect(boards.submit("Kills", "a", 1)).toBe(false);
+		});
+
+		it("a custom backend that takes fractions gets them", () => {
+			const { boards, backend } = boardsWith();
+			expect(boards.submit("BestTime", "a", 41.5)).toBe(true);
+			boards._flush();
+			expect(backend.get("BestTime", "a")).toBe(41.5);
+		});
+
+		it("the default backend refuses fractions and warns once per board", () => {
+			const logs = captureLogs();
+			const boards = attach(new Kernel({ bindToClose: false }), {
+				Boards: { Kills: {}, BestTime: { Ascending: true } },
+				SkipLoop: true,
+			});
+			expect(boards.submit("BestTime", "a", 41.5)).toBe(false);
+			expect(boards.submit("BestTime", "b", 0.25)).toBe(false);
+			expect(boards.submit("Kills", "a", 1.5)).toBe(false);
+			logs.restore();
+			const warnings = logs.messages("warn");
+			expect(warnings.size()).toBe(2);
+			expect(warnings[0]).toMatch("BestTime: submit refused, fractional");
+			expect(warnings[1]).toMatch("Kills: submit refused, fractional");
+		});
+
+		it("the default backend refuses empty keys and keys over 50 characters, with a warning", () => {
+			const logs = captureLogs();
+			const boards = attach(new Kernel({ bindToClose: false }), { Boards: { Kills: {} }, SkipLoop: true });
+			expect(boards.submit("Kills", "", 1)).toBe(false);
+			expect(boards.submit("Kills", string.rep("k", 51), 1)).toBe(false);
+			expect(boards.submit("Kills", string.rep("k", 50), 1)).toBe(true);
+			logs.restore();
+			expect(logs.messages("warn")).toEqual([
+				"[Leaderboards] Kills: submit refused, empty key (the store cannot hold such a key); this warning shows once per board",
+				"[Leaderboards] Kills: submit refused, key longer than 50 characters (the store cannot hold such a key); this warning shows once per board",
+			]);
+		});
+	});
+
+	it("counts accepted submits in Stats.Submitted", () => {
+		const { boards } = boardsWith();
+		boards.submit("Kills", "a", 1);
+		boards.submit("Kills", "a", 2);
+		boards.submit("Kills", "b", 1.5);
+		boards.submit("Nope", "a", 1);
+		expect(boards.Stats.Submitted).toBe(3);
+	});
+
+	it("holds a value per key even with a hundred thousand keys queued", () => {
+		const backend = new MemoryBackend();
+		const { boards } = boardsWith({ backend, WritesPerFlush: 30 });
+		for (let i = 1; i <= 100_000; i++) boards.submit("Kills", `k${i}`, i);
+		const window = boards._flush();
+		expect(window.Attempted).toBe(30);
+		expect(backend.writes[0].key).toBe("k1");
+		expect(backend.writes[29].key).toBe("k30");
+	});
+});

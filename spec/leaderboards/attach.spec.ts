@@ -1,0 +1,163 @@
+import { describe, expect, it } from "@rbxts/jest-globals";
+import { Kernel } from "../../kernel";
+import {
+	Backend,
+	FlusherStage,
+	LeaderboardOptions,
+	PendingWrite,
+	QueueStage,
+	StageContext,
+	WindowSummary,
+	attach,
+	keepOf,
+	resolveKey,
+} from "../../plugins/leaderboards";
+import { MemoryBackend, boardsWith } from "./doubles";
+
+const kernel = () => new Kernel({ bindToClose: false });
+const backend = () => new MemoryBackend().asSetBackend();
+const attachWith = (options: Partial<LeaderboardOptions>) => () =>
+	attach(kernel(), { Boards: { Kills: {} }, Backend: backend(), ...options } as LeaderboardOptions);
+
+describe("attach", () => {
+	it("fails loudly naming the field", () => {
+		expect(() => attach(kernel(), {} as LeaderboardOptions)).toThrow("Leaderboards.attach: options.Boards is required");
+		expect(attachWith({ Boards: {} })).toThrow("options.Boards has no boards");
+		expect(attachWith({ Boards: { Kills: { Ascending: "yes" as unknown as boolean } } })).toThrow(
+			'options.Boards.Kills.Ascending must be a boolean (got "yes")',
+		);
+		expect(attachWith({ Boards: { Kills: { MaxEntries: 0 } } })).toThrow(
+			"options.Boards.Kills.MaxEntries must be a positive integer (got 0)",
+		);
+		expect(attachWith({ Boards: { Kills: { Colour: 1 } as object } })).toThrow("options.Boards.Kills.Colour is not an option");
+		expect(attachWith({ FlushSeconds: 0 })).toThrow("options.FlushSeconds must be a positive number (got 0)");
+		expect(attachWith({ WritesPerFlush: -3 })).toThrow("options.WritesPerFlush must be a positive number (got -3)");
+		expect(attachWith({ MaxWriteAttempts: 2.5 })).toThrow("options.MaxWriteAttempts must be a positive integer (got 2.5)");
+		expect(attachWith({ ShutdownSeconds: math.huge })).toThrow("options.ShutdownSeconds must be finite and not negative (got inf)");
+		expect(attachWith({ ShutdownSeconds: -1 })).toThrow("options.ShutdownSeconds must be finite and not negative (got -1)");
+		expect(attachWith({ FlushSecond: 3 } as object)).toThrow("options.FlushSecond is not an option");
+	});
+
+	it("checks the backend: it needs sorted plus submit or set", () => {
+		const noSorted = { set: () => true } as unknown as Backend;
+		expect(attachWith({ Backend: noSorted })).toThrow("options.Backend needs sorted()");
+		const noWrite = { sorted: () => [] } as unknown as Backend;
+		expect(attachWith({ Backend: noWrite })).toThrow("options.Backend needs submit() or set()");
+	});
+
+	it("refuses board names the default backend cannot store", () => {
+		const long = string.rep("B", 45);
+		expect(() => attach(kernel(), { Boards: { [long]: {} } })).toThrow(
+			`options.Boards.${long} makes a store name over 50 characters`,
+		);
+	});
+
+	it("nothing runs until the first submit", () => {
+		const { kernel: k, backend: memory } = boardsWith({ SkipLoop: false });
+		task.wait(60);
+		expect(k.Scheduler.pending()).toBe(0);
+		expect(memory.writes.size()).toBe(0);
+		expect(memory.sortedCalls).toBe(0);
+	});
+
+	it("registers the stages and the Leaderboards service with the kernel", () => {
+		const { kernel: k, boards } = boardsWith();
+		expect(k.get("Leaderboards")).toBe(boards);
+		for (const stage of ["Queue", "Flusher", "Reader", "NameResolver", "Drainer"])
+			expect(k.find(`Leaderboards.${stage}`)).toBeDefined();
+	});
+
+	it("options.Stages replaces the Queue and the Flusher with a game's own; the rest still works", () => {
+		// A tiny queue: newest value per key, no limits; a flusher that writes everything at once.
+		const ownQueue = (context: StageContext): QueueStage => {
+			const order = new Array<{ board: string; key: string; value: number }>();
+			let closed = false;
+			const find = (board: string, key?: string) =>
+				order.findIndex((item) => item.board === board && (key === undefined || item.key === key));
+			return {
+				Name: "Game.Queue",
+				submit(board, subject, value) {
+					if (closed || !context.settings.boards.has(board) || !typeIs(value, "number")) return false;
+					const config = context.settings.boards.get(board)!;
+					const key = resolveKey(subject);
+					const index = find(board, key);
+					if (index === -1) order.push({ board, key, value });
+					else order[index].value = keepOf(order[index].value, value, config.KeepBest, config.Ascending);
+					return true;
+				},
+				pending() {
+					return order.size();
+				},
+				pendingOn(board) {
+					return order.filter((item) => item.board === board).size();
+				},
+				take(board) {
+					const index = find(board);
+					if (index === -1) return undefined;
+					const item = order.remove(index)!;
+					return { Board: item.board, Key: item.key, Value: item.value, Failures: 0 };
+				},
+				restore(write: PendingWrite) {
+					order.push({ board: write.Board, key: write.Key, value: write.Value });
+					return false;
+				},
+				close() {
+					closed = true;
+				},
+			};
+		};
+		const ownFlusher = (context: StageContext): FlusherStage => {
+			const runWindow = (): WindowSummary => {
+				let written = 0;
+				for (const board of context.settings.boardNames) {
+					let write = context.stages.Queue.take(board);
+					while (write) {
+						context.settings.backend.set!(write.Board, write.Key, () => write!.Value);
+						written += 1;
+						write = context.stages.Queue.take(board);
+					}
+				}
+				return { Attempted: written, Written: written, Failed: 0, Budget: math.huge };
+			};
+			return {
+				Name: "Game.Flusher",
+				flushNow() {
+					return runWindow();
+				},
+				runWindow() {
+					return runWindow();
+				},
+				disarm() {},
+				inFlight() {
+					return undefined;
+				},
+				writingThread() {
+					return undefined;
+				},
+				armed() {
+					return false;
+				},
+			};
+		};
+		const memory = new MemoryBackend();
+		const k = kernel();
+		const boards = attach(k, {
+			Boards: { Kills: {} },
+			Backend: memory.asSetBackend(),
+			Stages: { Queue: ownQueue, Flusher: ownFlusher },
+		});
+		expect(k.find("Game.Queue")).toBeDefined();
+		boards.submit("Kills", "a", 3);
+		boards.submit("Kills", "b", 8);
+		boards.submit("Kills", "a", 5);
+		expect(boards.flushNow()?.Written).toBe(2);
+		// The default Reader and Drainer work over the game's stages.
+		expect(boards.top("Kills").map((e) => `${e.Key}=${e.Value}`)).toEqual(["b=8", "a=5"]);
+		boards.submit("Kills", "c", 1);
+		const [complete, result] = boards.destroy();
+		expect(complete).toBe(true);
+		expect(result.Remaining).toBe(0);
+		expect(memory.get("Kills", "c")).toBe(1);
+		expect(boards.submit("Kills", "d", 1)).toBe(false);
+	});
+});

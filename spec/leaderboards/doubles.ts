@@ -1,0 +1,130 @@
+import { Kernel } from "../../kernel";
+import { Backend, BackendRow, LeaderboardOptions, Leaderboards, attach } from "../../plugins/leaderboards";
+
+/** An in-memory backend with countable calls and injectable faults. */
+export class MemoryBackend {
+	readonly stored = new Map<string, Map<string, number>>();
+	/** Every write attempt, in order: board, key, value, and the thread it ran on. */
+	readonly writes = new Array<{ board: string; key: string; value: number; thread: thread }>();
+	sortedCalls = 0;
+	scoresCalls = 0;
+	/** Seconds each write yields before it lands. */
+	writeSeconds = 0;
+	/** Seconds each sorted read yields. */
+	readSeconds = 0;
+	/** The next N writes return false. */
+	failWrites = 0;
+	/** The next N writes throw. */
+	throwWrites = 0;
+	/** The next N writes never return. */
+	hangWrites = 0;
+	/** sorted returns undefined (a failed read) while true. */
+	failReads = false;
+	/** sorted throws this while set. */
+	throwReads?: string;
+	/** budget() answer; undefined leaves budget out of the backend. */
+	budgetValue?: number;
+	/** Called inside each write, before it lands (a backend that calls destroy() from its write). */
+	duringWrite?: () => void;
+
+	storeOf(board: string) {
+		let store = this.stored.get(board);
+		if (!store) {
+			store = new Map();
+			this.stored.set(board, store);
+		}
+		return store;
+	}
+
+	get(board: string, key: string) {
+		return this.storeOf(board).get(key);
+	}
+
+	private attempt(board: string, key: string, value: number): boolean {
+		this.writes.push({ board, key, value, thread: coroutine.running() });
+		this.duringWrite?.();
+		if (this.writeSeconds > 0) task.wait(this.writeSeconds);
+		if (this.hangWrites > 0) {
+			this.hangWrites -= 1;
+			coroutine.yield();
+		}
+		if (this.throwWrites > 0) {
+			this.throwWrites -= 1;
+			error("backend exploded");
+		}
+		if (this.failWrites > 0) {
+			this.failWrites -= 1;
+			return false;
+		}
+		return true;
+	}
+
+	/** The backend contract, DataStore-shaped (set with an updater). */
+	asSetBackend(): Backend {
+		return {
+			set: (board, key, updater) => {
+				const old = this.get(board, key);
+				if (!this.attempt(board, key, updater(old) ?? old ?? 0)) return false;
+				const result = updater(this.get(board, key));
+				if (result !== undefined) this.storeOf(board).set(key, result);
+				return true;
+			},
+			sorted: (board, ascending, count) => this.sorted(board, ascending, count),
+			scores: (board, keys) => {
+				this.scoresCalls += 1;
+				const result = new Map<string, number>();
+				for (const key of keys) {
+					const value = this.get(board, key);
+					if (value !== undefined) result.set(key, value);
+				}
+				return result;
+			},
+			budget: this.budgetValue !== undefined ? () => this.budgetValue : undefined,
+		};
+	}
+
+	/** The backend contract with submit (the store applies keep-best itself) and set. */
+	asSubmitBackend(): Backend & { submitted: Array<[string, string, number, boolean, boolean]> } {
+		const submitted = new Array<[string, string, number, boolean, boolean]>();
+		return {
+			...this.asSetBackend(),
+			submitted,
+			submit: (board, key, value, keepBest, ascending) => {
+				submitted.push([board, key, value, keepBest, ascending]);
+				if (!this.attempt(board, key, value)) return false;
+				const old = this.get(board, key);
+				const better = old === undefined || !keepBest || (ascending ? value < old : value > old);
+				if (better) this.storeOf(board).set(key, value);
+				return true;
+			},
+		};
+	}
+
+	sorted(board: string, ascending: boolean, count: number): BackendRow[] | undefined {
+		this.sortedCalls += 1;
+		if (this.readSeconds > 0) task.wait(this.readSeconds);
+		if (this.throwReads !== undefined) error(this.throwReads, 0);
+		if (this.failReads) return undefined;
+		const rows = new Array<BackendRow>();
+		for (const [key, value] of this.storeOf(board)) rows.push({ Key: key, Value: value });
+		rows.sort((a, b) => (a.Value !== b.Value ? (ascending ? a.Value < b.Value : a.Value > b.Value) : a.Key < b.Key));
+		const result = new Array<BackendRow>();
+		for (const row of rows) if (result.size() < count) result.push(row);
+		return result;
+	}
+}
+
+/** A kernel that does not bind to the server's close, and boards on it. */
+export function boardsWith(options: Partial<LeaderboardOptions> & { backend?: MemoryBackend } = {}) {
+	const backend = options.backend ?? new MemoryBackend();
+	const kernel = new Kernel({ bindToClose: false });
+	const full = {
+		Boards: { Kills: {}, BestTime: { Ascending: true } },
+		Backend: backend.asSetBackend(),
+		SkipLoop: true,
+		...options,
+	} as LeaderboardOptions & { backend?: MemoryBackend };
+	full.backend = undefined;
+	const boards: Leaderboards = attach(kernel, full);
+	return { kernel, boards, backend };
+}
