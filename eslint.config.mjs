@@ -13,6 +13,8 @@ export default [
 		plugins: { "@typescript-eslint": tsPlugin, "roblox-ts": robloxTs },
 		rules: {
 			...robloxTs.configs.recommended.rules,
+			// destroy() returns (complete, result) to Luau callers, as the design document specifies.
+			"roblox-ts/no-user-defined-lua-tuple": "off",
 			"@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_" }],
 			"@typescript-eslint/no-explicit-any": "error",
 			"no-restricted-imports": ["error", { patterns: ["../../plugins/*", "**/plugins/**"] }],
