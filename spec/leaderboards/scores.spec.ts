@@ -1,0 +1,68 @@
+import { afterEach, describe, expect, it } from "@rbxts/jest-globals";
+import { DataStoreService } from "@rbxts/services";
+import { Kernel } from "../../kernel";
+import { Backend, attach } from "../../plugins/leaderboards";
+import { headlessGate } from "../gate/control";
+import { MemoryBackend, boardsWith } from "./doubles";
+
+const gate = headlessGate();
+
+describe("scores()", () => {
+	afterEach(() => gate?.reset());
+
+	it("returns stored values by key, leaving out keys with none and never queued submissions", () => {
+		const backend = new MemoryBackend();
+		backend.storeOf("Kills").set("1", 10);
+		const { boards } = boardsWith({ backend });
+		boards.submit("Kills", "2", 99);
+		const scores = boards.scores("Kills", ["1", "2", "3"]);
+		expect(scores).toEqual(new Map([["1", 10]]));
+	});
+
+	it("resolves subjects exactly as submit does", () => {
+		if (!gate) return;
+		const player = gate.players.join({ UserId: 77 });
+		const backend = new MemoryBackend();
+		backend.storeOf("Kills").set("77", 5);
+		const { boards } = boardsWith({ backend });
+		expect(boards.scores("Kills", [player])?.get("77")).toBe(5);
+		expect(boards.scores("Kills", [{ Player: player }])?.get("77")).toBe(5);
+	});
+
+	it("gives {} for an unknown board and errors when the backend has no scores", () => {
+		const backend = new MemoryBackend();
+		const { boards } = boardsWith({ backend });
+		expect(boards.scores("Nope", ["1"])).toEqual(new Map());
+		const noScores = { ...backend.asSetBackend(), scores: undefined } as Backend;
+		const { boards: bare } = boardsWith({ Backend: noScores });
+		expect(() => bare.scores("Kills", ["1"])).toThrow("scores() needs a backend with scores()");
+	});
+
+	it("the default backend reads in BatchGetAsync chunks of 100 keys: 250 subjects, three calls", () => {
+		if (!gate) return;
+		gate.reset();
+		DataStoreService.SetRateLimitForRequestType(Enum.DataStoreRequestType.OrderedRead, 10_000, 0);
+		DataStoreService.SetRateLimitForRequestType(Enum.DataStoreRequestType.OrderedWrite, 10_000, 0);
+		const store = DataStoreService.GetOrderedDataStore("CKBoard_Kills");
+		for (let i = 1; i <= 200; i++) store.SetAsync(tostring(i), i);
+		const boards = attach(new Kernel({ bindToClose: false }), { Boards: { Kills: {} }, SkipLoop: true });
+		const subjects = new Array<string>();
+		for (let i = 1; i <= 250; i++) subjects.push(tostring(i));
+		const scores = boards.scores("Kills", subjects)!;
+		expect(gate.dataStore.calls("BatchGetAsync")).toBe(3);
+		let count = 0;
+		for (const [] of scores) count++;
+		expect(count).toBe(200);
+		expect(scores.get("200")).toBe(200);
+		expect(scores.get("201")).toBeUndefined();
+	});
+
+	it("the default backend returns nil when a chunk fails", () => {
+		if (!gate) return;
+		gate.reset();
+		gate.dataStore.fault({ method: "BatchGetAsync", failNext: 1 });
+		const boards = attach(new Kernel({ bindToClose: false }), { Boards: { Kills: {} }, SkipLoop: true });
+		expect(boards.scores("Kills", ["1"])).toBeUndefined();
+		expect(boards.scores("Kills", ["1"])).toEqual(new Map());
+	});
+});
