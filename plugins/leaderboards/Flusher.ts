@@ -110,7 +110,10 @@ export class Flusher implements FlusherStage {
 		const { settings, stats, stages } = this.context;
 		const board = settings.boards.get(write.Board)!;
 		const backend = settings.backend;
-		const writing = new Promise<boolean>((resolve) => {
+		// Recorded before the backend runs: a backend that calls destroy() from its
+		// write must find this write in flight.
+		let open!: () => void;
+		const writing = new Promise<void>((resolve) => (open = resolve)).andThen(() => {
 			this.writer = coroutine.running();
 			const [ok, result] = pcall(() =>
 				backend.submit
@@ -118,9 +121,10 @@ export class Flusher implements FlusherStage {
 					: backend.set!(write.Board, write.Key, updaterFor(write.Value, board.KeepBest, board.Ascending)),
 			);
 			if (!ok) log.debug(`write ${write.Board} ${write.Key} errored: ${result}`);
-			resolve(ok && result === true);
+			return ok && result === true;
 		});
 		this.writing = writing;
+		open();
 		const [, succeeded] = writing.await();
 		if (succeeded === true) {
 			stats.Written += 1;

@@ -1,0 +1,65 @@
+// BoardService: global kill and speedrun boards. The design document's example, in TypeScript.
+import { BusConnection, Kernel, Logger, Service } from "../../kernel";
+import { Entry, Leaderboards, Subject, attach } from "../../plugins/leaderboards";
+
+const log = Logger.scope("BoardService");
+
+/** What this game's Combat.Kill carries: a session with the killer's profile. */
+export interface Session {
+	readonly Player: Player;
+	readonly Profile?: { Data: { Kills: number } };
+}
+
+export class BoardService implements Service {
+	readonly Name = "BoardService";
+	private kernel?: Kernel;
+	private boards?: Leaderboards;
+	private connections = new Array<BusConnection>();
+
+	init(kernel: Kernel) {
+		this.kernel = kernel;
+		this.boards = attach(kernel, {
+			Boards: {
+				Kills: {}, // descending, keep-best, top 100, 60 s cache
+				BestTime: { Ascending: true }, // smaller wins; submit whole milliseconds
+			},
+		});
+	}
+
+	start() {
+		const bus = this.kernel!.Bus;
+		const boards = this.boards!;
+		// Combat.Kill and Run.Finished are this game's own topics
+		this.connections = [
+			bus.subscribe("Combat.Kill", (_, killer) => {
+				const profile = (killer as Session).Profile;
+				if (profile) {
+					profile.Data.Kills += 1;
+					boards.submit("Kills", killer as Subject, profile.Data.Kills);
+				}
+			}),
+			bus.subscribe("Run.Finished", (_, session, seconds) => {
+				boards.submit("BestTime", session as Subject, math.round((seconds as number) * 1000));
+			}),
+		];
+	}
+
+	/** Yields: the first call per cache window reads the backend, and names() may look users up. */
+	topKills(count: number): Entry[] {
+		return this.boards!.names(this.boards!.top("Kills", count)); // entries gain DisplayName and Username
+	}
+
+	/** Yields. undefined when the read failed. */
+	killsOf(player: Player): number | undefined {
+		return this.boards!.scores("Kills", [player])?.get(tostring(player.UserId));
+	}
+
+	stop() {
+		for (const connection of this.connections) connection.disconnect();
+		if (this.boards) {
+			const [complete, result] = this.boards.destroy(); // yields while the last scores drain
+			if (!complete)
+				log.warn(`board drain incomplete: ${result.Error} (${result.Remaining} left, ${result.InFlight} in flight)`);
+		}
+	}
+}

@@ -1,0 +1,221 @@
+import { afterEach, describe, expect, it } from "@rbxts/jest-globals";
+import { Kernel, Service } from "../../kernel";
+import { DEADLINE_EXCEEDED, NO_PROGRESS, ShutdownResult, Topics } from "../../plugins/leaderboards";
+import { headlessGate } from "../gate/control";
+import { MemoryBackend, boardsWith } from "./doubles";
+
+const gate = headlessGate();
+
+function queued(count: number, backend = new MemoryBackend(), options: object = {}) {
+	const setup = boardsWith({ backend, ...options });
+	for (let i = 1; i <= count; i++) setup.boards.submit("Kills", `k${i}`, i);
+	return setup;
+}
+
+describe("destroy()", () => {
+	it("with an empty queue completes at once", () => {
+		const { boards } = boardsWith();
+		const [complete, result] = boards.destroy();
+		expect(complete).toBe(true);
+		expect(result).toEqual({ Complete: true, Remaining: 0, InFlight: 0, Failed: 0 });
+	});
+
+	it("drains everything queued", () => {
+		const { boards, backend } = queued(5);
+		const [complete, result] = boards.destroy();
+		expect(complete).toBe(true);
+		expect(result.Remaining).toBe(0);
+		expect(backend.storeOf("Kills").get("k5")).toBe(5);
+		expect(boards.Stats.Written).toBe(5);
+	});
+
+	it("drains over several capped windows, the Flusher's budget rule in each", () => {
+		const { boards, kernel } = queued(7, new MemoryBackend(), { WritesPerFlush: 2 });
+		const windows = new Array<number>();
+		kernel.Bus.subscribe(Topics.Flushed, (_, summary) => windows.push((summary as { Attempted: number }).Attempted));
+		const [complete] = boards.destroy();
+		expect(complete).toBe(true);
+		expect(windows).toEqual([2, 2, 2, 1]);
+	});
+
+	it("after a window with failures waits 0.25 s, and never drops for MaxWriteAttempts", () => {
+		const backend = new MemoryBackend();
+		backend.failWrites = 3;
+		const { boards } = queued(1, backend, { MaxWriteAttempts: 1 });
+		const started = os.clock();
+		const [complete, result] = boards.destroy();
+		expect(complete).toBe(true);
+		expect(result.Failed).toBe(3);
+		expect(boards.Stats.Dropped).toBe(0);
+		expect(os.clock() - started).toBeGreaterThanOrEqual(0.75);
+		expect(backend.get("Kills", "k1")).toBe(1);
+	});
+
+	it("stops early when a window makes no progress", () => {
+		const backend = new MemoryBackend();
+		backend.budgetValue = 0;
+		const { boards } = queued(3, backend);
+		const started = os.clock();
+		const [complete, result] = boards.destroy();
+		expect(complete).toBe(false);
+		expect(result).toEqual({ Complete: false, Remaining: 3, InFlight: 0, Failed: 0, Error: NO_PROGRESS });
+		expect(os.clock() - started).toBeLessThan(1);
+	});
+
+	it("keeps retrying failures until ShutdownSeconds, then reports the deadline", () => {
+		const backend = new MemoryBackend();
+		backend.failWrites = 1_000;
+		const { boards } = queued(2, backend, { ShutdownSeconds: 2 });
+		const started = os.clock();
+		const [complete, result] = boards.destroy();
+		expect(complete).toBe(false);
+		expect(result.Error).toBe(DEADLINE_EXCEEDED);
+		expect(result.Remaining).toBe(2);
+		expect(result.Failed).toBeGreaterThanOrEqual(8);
+		expect(os.clock() - started).toBeCloseTo(2, 0);
+	});
+
+	it("at the deadline reports the write still in flight (InFlight = 1), which may commit later", () => {
+		const backend = new MemoryBackend();
+		backend.writeSeconds = 15;
+		const { boards } = queued(3, backend, { ShutdownSeconds: 10 });
+		task.spawn(() => boards.flushNow());
+		task.wait(1);
+		const started = os.clock();
+		const [complete, result] = boards.destroy();
+		expect(os.clock() - started).toBeCloseTo(10, 0);
+		expect(complete).toBe(false);
+		expect(result).toEqual({ Complete: false, Remaining: 3, InFlight: 1, Failed: 0, Error: DEADLINE_EXCEEDED });
+		expect(backend.get("Kills", "k1")).toBeUndefined();
+		task.wait(5);
+		expect(backend.get("Kills", "k1")).toBe(1);
+	});
+
+	it("a drain window's own write still in flight at the deadline counts as unresolved", () => {
+		const backend = new MemoryBackend();
+		backend.hangWrites = 1;
+		const { boards } = queued(2, backend, { ShutdownSeconds: 3 });
+		const [complete, result] = boards.destroy();
+		expect(complete).toBe(false);
+		expect(result.InFlight).toBe(1);
+		expect(result.Remaining).toBe(2);
+		expect(result.Error).toBe(DEADLINE_EXCEEDED);
+	});
+
+	it("ShutdownSeconds = 0 drains nothing", () => {
+		const { boards, backend } = queued(2, new MemoryBackend(), { ShutdownSeconds: 0 });
+		const [complete, result] = boards.destroy();
+		expect(complete).toBe(false);
+		expect(result).toEqual({ Complete: false, Remaining: 2, InFlight: 0, Failed: 0, Error: DEADLINE_EXCEEDED });
+		expect(backend.writes.size()).toBe(0);
+	});
+
+	it("repeated and concurrent callers share one drain and one frozen result", () => {
+		const backend = new MemoryBackend();
+		backend.writeSeconds = 1;
+		const { boards, kernel } = queued(3, backend);
+		let drains = 0;
+		kernel.Bus.subscribe(Topics.Draining, () => drains++);
+		let other: ShutdownResult | undefined;
+		task.spawn(() => (other = boards.destroy()[1]));
+		const [, result] = boards.destroy();
+		expect(other).toBe(result);
+		expect(boards.destroy()[1]).toBe(result);
+		expect(table.isfrozen(result)).toBe(true);
+		expect(drains).toBe(1);
+		expect(backend.writes.size()).toBe(3);
+	});
+
+	it("cancelling a caller's thread does not cancel the drain", () => {
+		const backend = new MemoryBackend();
+		backend.writeSeconds = 1;
+		const { boards } = queued(3, backend);
+		const caller = task.spawn(() => boards.destroy());
+		task.wait(0.5);
+		task.cancel(caller);
+		task.wait(5);
+		expect(backend.get("Kills", "k3")).toBe(3);
+		const [complete] = boards.destroy();
+		expect(complete).toBe(true);
+	});
+
+	it("refuses submits after destroy", () => {
+		const { boards } = queued(1);
+		boards.destroy();
+		expect(boards.submit("Kills", "late", 1)).toBe(false);
+	});
+
+	it("cancels the pending flush window: no flush after destroy", () => {
+		const backend = new MemoryBackend();
+		const { boards, kernel } = queued(2, backend, { SkipLoop: false, FlushSeconds: 15 });
+		expect(kernel.Scheduler.pending()).toBe(1);
+		boards.destroy();
+		expect(kernel.Scheduler.pending()).toBe(0);
+		const written = backend.writes.size();
+		task.wait(30);
+		expect(backend.writes.size()).toBe(written);
+	});
+
+	it("a backend that calls destroy() from inside its own write gets a pending result at once", () => {
+		const backend = new MemoryBackend();
+		const { boards } = queued(2, backend);
+		let inner: [boolean, ShutdownResult] | undefined;
+		backend.duringWrite = () => {
+			backend.duringWrite = undefined;
+			const [complete, result] = boards.destroy();
+			inner = [complete, result];
+		};
+		boards.flushNow();
+		expect(inner![0]).toBe(false);
+		expect(inner![1].InFlight).toBe(1);
+		expect(inner![1].Complete).toBe(false);
+		const [complete] = boards.destroy();
+		expect(complete).toBe(true);
+		expect(backend.get("Kills", "k2")).toBe(2);
+	});
+
+	it("the kernel's stop() drains: the Leaderboards service stops with the server", () => {
+		const { boards, kernel, backend } = queued(3);
+		kernel.start();
+		const result = kernel.stop();
+		expect(result.complete).toBe(true);
+		expect(backend.get("Kills", "k3")).toBe(3);
+		expect(boards.submit("Kills", "x", 1)).toBe(false);
+	});
+});
+
+describe("the server closing, with the design document's BoardService", () => {
+	afterEach(() => gate?.reset());
+
+	it("every submitted score is in the OrderedDataStore after the close", () => {
+		if (!gate) return;
+		gate.reset();
+		const example = game
+			.GetService("ServerScriptService")
+			.WaitForChild("Leaderboards")
+			.WaitForChild("examples")
+			.WaitForChild("luau")
+			.WaitForChild("BoardService") as ModuleScript;
+		const kernel = new Kernel();
+		kernel.add(example);
+		kernel.start();
+		const sessions = new Array<{ Player: Player; Profile: { Data: { Kills: number } } }>();
+		for (let id = 1; id <= 8; id++)
+			sessions.push({ Player: gate.players.join({ UserId: id }), Profile: { Data: { Kills: 0 } } });
+		for (let round = 0; round < 5; round++)
+			for (const session of sessions) if (session.Player.UserId <= round + 4) kernel.Bus.publish("Combat.Kill", session);
+		for (const session of sessions) kernel.Bus.publish("Run.Finished", session, 40 + session.Player.UserId * 1.5);
+		task.wait(1);
+		const [complete] = gate.closeServer();
+		expect(complete).toBe(true);
+		const kills = gate.dataStore.snapshot("CKBoard_Kills");
+		const times = gate.dataStore.snapshot("CKBoard_BestTime");
+		for (const session of sessions) {
+			const key = tostring(session.Player.UserId);
+			expect(kills.get(key)).toBe(session.Profile.Data.Kills);
+			expect(times.get(key)).toBe(math.round((40 + session.Player.UserId * 1.5) * 1000));
+		}
+		const service = kernel.get("BoardService") as Service & { Boards: { Stats: { Written: number } } };
+		expect(service.Boards.Stats.Written).toBe(16);
+	});
+});
