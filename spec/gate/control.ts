@@ -27,6 +27,14 @@ export interface HeadlessGate {
 	pendingTimers: () => number;
 	/** stdout is a terminal that can redraw (not CI, not a pipe). */
 	isTerminal: () => boolean;
+	/** Writes a line to stdout (the game's own print and warn stay in LogService unless --verbose). */
+	write: (text: string) => void;
+	/**
+	 * Starts another server: its own DataModel built from the same project, with its
+	 * own Players, request budgets, BindToClose and require cache; the clock, the
+	 * stored data and the users are shared with every other server.
+	 */
+	newServer: () => GateServer;
 	dataStore: {
 		reset: () => void;
 		fault: (rule: FaultRule) => void;
@@ -58,6 +66,19 @@ export interface HeadlessGate {
 	require: (module: ModuleScript) => unknown;
 	runScript: (script: Script) => thread;
 	loadProject: (path: string) => Instance;
+}
+
+/** A server started by newServer(). */
+export interface GateServer {
+	readonly game: DataModel;
+	join: (info: { UserId: number; Name?: string; DisplayName?: string }) => Player;
+	leave: (player: Player) => void;
+	/** Runs this server's BindToClose callbacks within 30 s: (all finished, seconds taken). */
+	close: () => LuaTuple<[boolean, number]>;
+	/** Requires a ModuleScript of this server, in this server's environment. */
+	require: (module: ModuleScript) => unknown;
+	/** This server's current request budget of one type ("OrderedWrite", ...). */
+	budget: (kind: string) => number;
 }
 
 /** The gate control, or undefined outside the headless gate (in Studio). */

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "@rbxts/jest-globals";
 import { Players, UserService } from "@rbxts/services";
-import { headlessGate } from "./control";
+import { GateServer, headlessGate } from "./control";
 
 const gate = headlessGate();
 const describeGate = gate ? describe : describe.skip;
@@ -74,3 +74,58 @@ describeGate("Players, UserService and closing the server", () => {
 		expect(seconds).toBeCloseTo(30, 1);
 	});
 });
+
+describeGate("several servers in one universe", () => {
+	afterEach(() => gate!.reset());
+
+	it("each server has its own game, Players and request budgets; stored data is shared", () => {
+		const a = gate!.newServer();
+		const b = gate!.newServer();
+		expect(a.game).never.toBe(b.game);
+		a.join({ UserId: 1 });
+		a.join({ UserId: 2 });
+		expect(a.game.GetService("Players").GetPlayers().size()).toBe(2);
+		expect(b.game.GetService("Players").GetPlayers().size()).toBe(0);
+		expect(a.budget("OrderedWrite")).toBe(40);
+		expect(b.budget("OrderedWrite")).toBe(30);
+		const storeA = a.game.GetService("DataStoreService").GetOrderedDataStore("Shared");
+		const storeB = b.game.GetService("DataStoreService").GetOrderedDataStore("Shared");
+		storeA.SetAsync("k", 7);
+		expect(storeB.GetAsync("k")).toBe(7);
+		expect(a.budget("OrderedWrite")).toBe(39);
+		expect(b.budget("OrderedWrite")).toBe(30);
+	});
+
+	it("a module required in a server is that server's own copy", () => {
+		const pluginOf = (server: GateServer) =>
+			server.require(
+				server.game.GetService("ServerScriptService").WaitForChild("ChloeKernelServer").WaitForChild("Leaderboards") as ModuleScript,
+			) as { attach: unknown };
+		const a = gate!.newServer();
+		const b = gate!.newServer();
+		const plugin = pluginOf(a);
+		expect(typeIs(plugin.attach, "function")).toBe(true);
+		expect(pluginOf(a)).toBe(plugin);
+		expect(pluginOf(b)).never.toBe(plugin);
+	});
+
+	it("closing one server runs only its BindToClose callbacks", () => {
+		const a = gate!.newServer();
+		const b = gate!.newServer();
+		const closed = new Array<string>();
+		(a.require(closer(a.game)) as (log: string[], name: string) => void)(closed, "a");
+		(b.require(closer(b.game)) as (log: string[], name: string) => void)(closed, "b");
+		const [complete] = a.close();
+		expect(complete).toBe(true);
+		expect(closed).toEqual(["a"]);
+	});
+});
+
+// A module in `server` whose function binds a close callback there, logging a name.
+function closer(server: DataModel): ModuleScript {
+	const module = new Instance("ModuleScript");
+	(module as unknown as { Source: string }).Source =
+		"return function(log, name) game:BindToClose(function() table.insert(log, name) end) end";
+	module.Parent = server.GetService("ServerStorage");
+	return module;
+}

@@ -145,8 +145,7 @@ async function main() {
 			roots: options.roots,
 			jest: ["ReplicatedStorage", "rbxts_include", "node_modules", "@rbxts-js", "Jest"],
 			testPathPattern: options.testPathPattern,
-			// A main module (demo, benchmarks) talks to the terminal through print.
-			verbose: options.verbose || options.mode === "main",
+			verbose: options.verbose,
 			terminal: Boolean(process.stdout.isTTY) && !process.env.CI,
 			mode: options.mode,
 			main: options.main,
