@@ -1,4 +1,4 @@
-import { Logger } from "../../kernel";
+import { Logger, SingleFlight } from "../../kernel";
 import { Entry, NameResolverStage, StageContext } from "./types";
 
 const log = Logger.scope("Leaderboards");
@@ -24,6 +24,8 @@ function userIdOf(key: string): number | undefined {
  * in this server resolve locally; the rest share one
  * UserService:GetUserInfosByUserIdsAsync call within 250 results a minute (by
  * the Clock option), and ids past the budget stay unnamed until a later call.
+ * Concurrent calls share lookups: an id already being looked up is waited on,
+ * not asked again.
  * Results are cached (starting over past 1,000 users), ids with no account are
  * remembered and never asked again, a failed call warns and leaves entries
  * unnamed. Keys that are not UserIds cost nothing.
@@ -34,14 +36,15 @@ export class NameResolver implements NameResolverStage {
 	private cached = 0;
 	private readonly missing = new Set<number>();
 	private spent = new Array<{ at: number; results: number }>();
+	private readonly lookups = new Map<number, SingleFlight<void>>();
 
 	constructor(private readonly context: StageContext) {}
 
 	names(entries: Entry[]): Entry[] {
-		const { players, userService } = this.context.settings;
+		const { players } = this.context.settings;
 		const unnamed = new Array<Entry>();
 		const ask = new Array<number>();
-		const asked = new Set<number>();
+		const waits = new Set<SingleFlight<void>>();
 		for (const entry of entries) {
 			const id = userIdOf(entry.Key);
 			if (id === undefined || this.missing.has(id)) continue;
@@ -50,33 +53,22 @@ export class NameResolver implements NameResolverStage {
 			if (known) {
 				entry.DisplayName = known.DisplayName;
 				entry.Username = known.Username;
-			} else {
-				unnamed.push(entry);
-				if (!asked.has(id)) {
-					asked.add(id);
-					ask.push(id);
-				}
+				continue;
 			}
+			unnamed.push(entry);
+			const inFlight = this.lookups.get(id);
+			if (inFlight) waits.add(inFlight);
+			else if (!ask.includes(id)) ask.push(id);
 		}
 		const allowed = this.budget();
-		if (ask.isEmpty() || allowed <= 0) return entries;
 		const batch = new Array<number>();
 		for (const id of ask) if (batch.size() < allowed) batch.push(id);
-		// Counted as asked until the answer says how many results it spent.
-		const spent = { at: this.context.settings.clock(), results: batch.size() };
-		this.spent.push(spent);
-		const [ok, infos] = pcall(() => userService.GetUserInfosByUserIdsAsync(batch));
-		if (!ok) {
-			log.warn(`names(): UserService lookup failed, entries left unnamed: ${infos}`);
-			return entries;
+		if (!batch.isEmpty()) {
+			const lookup = new SingleFlight(() => this.lookup(batch));
+			if (!lookup.settled()) for (const id of batch) this.lookups.set(id, lookup);
+			waits.add(lookup);
 		}
-		spent.results = infos.size();
-		const returned = new Set<number>();
-		for (const info of infos) {
-			returned.add(info.Id);
-			this.remember(info.Id, { DisplayName: info.DisplayName, Username: info.Username });
-		}
-		for (const id of batch) if (!returned.has(id)) this.missing.add(id);
+		for (const lookup of waits) lookup.wait();
 		for (const entry of unnamed) {
 			const known = this.cache.get(userIdOf(entry.Key)!);
 			if (known) {
@@ -85,6 +77,26 @@ export class NameResolver implements NameResolverStage {
 			}
 		}
 		return entries;
+	}
+
+	// One UserService call for ids nobody is looking up yet. Never raises.
+	private lookup(batch: number[]) {
+		// Counted as asked until the answer says how many results it spent.
+		const spent = { at: this.context.settings.clock(), results: batch.size() };
+		this.spent.push(spent);
+		const [ok, infos] = pcall(() => this.context.settings.userService.GetUserInfosByUserIdsAsync(batch));
+		for (const id of batch) this.lookups.delete(id);
+		if (!ok) {
+			log.warn(`names(): UserService lookup failed, entries left unnamed: ${infos}`);
+			return;
+		}
+		spent.results = infos.size();
+		const returned = new Set<number>();
+		for (const info of infos) {
+			returned.add(info.Id);
+			this.remember(info.Id, { DisplayName: info.DisplayName, Username: info.Username });
+		}
+		for (const id of batch) if (!returned.has(id)) this.missing.add(id);
 	}
 
 	// Results left in the last minute's budget.

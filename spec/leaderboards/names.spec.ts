@@ -125,3 +125,22 @@ describe("names()", () => {
 		expect(rows[0].DisplayName).toBeUndefined();
 	});
 });
+
+describe("names() under concurrency", () => {
+	it("concurrent calls for the same ids share one UserService call", () => {
+		const userService = users(100);
+		const slow = {
+			GetUserInfosByUserIdsAsync(ids: number[]) {
+				task.wait(1);
+				return userService.GetUserInfosByUserIdsAsync(ids);
+			},
+		};
+		const { boards } = boardsWith({ UserService: slow, Players: nobodyHere });
+		const named = new Array<string>();
+		for (let i = 0; i < 30; i++) task.spawn(() => named.push(boards.names(entries(1, 2, 3))[2].DisplayName ?? "unnamed"));
+		task.wait(2);
+		expect(userService.calls).toEqual([[1, 2, 3]]);
+		expect(named.size()).toBe(30);
+		expect(named.every((name) => name === "User 3")).toBe(true);
+	});
+});

@@ -1,0 +1,261 @@
+import type { Kernel } from "../../kernel";
+import { Entry, Leaderboards, ShutdownResult, Topics } from "../../plugins/leaderboards";
+import { GateServer, HeadlessGate } from "../../spec/gate/control";
+
+/** What to simulate. */
+export interface SimulationConfig {
+	servers: number;
+	/** Players per server. */
+	players: number;
+	minutes: number;
+	/** Share of backend writes and reads that fail (injected into the emulated DataStoreService). */
+	failRate: number;
+	seed: number;
+}
+
+/** The design document's BoardService, as the demo calls it (Luau methods). */
+interface BoardService {
+	readonly Boards: Leaderboards;
+	topKills(count: number): Entry[];
+	killsOf(player: Player): number | undefined;
+}
+
+interface User {
+	readonly id: number;
+	readonly name: string;
+	/** Kills a minute, and how fast their runs are. */
+	readonly skill: number;
+	/** The profile: the source of truth BoardService increments. */
+	readonly data: { Kills: number };
+	/** The model: the best run time submitted, in whole milliseconds. */
+	bestTime?: number;
+	server?: number;
+	player?: Player;
+}
+
+interface Server {
+	readonly handle: GateServer;
+	readonly kernel: Kernel;
+	readonly service: BoardService;
+	drained?: ShutdownResult;
+	closeComplete?: boolean;
+}
+
+/** The numbers the view shows, at one moment. */
+export interface Counters {
+	minute: number;
+	submits: number;
+	writes: number;
+	failed: number;
+	dropped: number;
+	/** UpdateAsync requests issued over the write budget the servers had so far. */
+	budgetUsed: number;
+	topCalls: number;
+	backendReads: number;
+	namesCalls: number;
+	namesResults: number;
+	online: number;
+}
+
+export interface Frame {
+	readonly counters: Counters;
+	readonly kills: Entry[];
+	readonly bestTimes: Entry[];
+}
+
+/** A value the model expected on a board that is not there, and why. */
+export interface Mismatch {
+	board: string;
+	user: number;
+	expected: number;
+	stored?: number;
+	reason: string;
+}
+
+export interface Summary {
+	config: SimulationConfig;
+	counters: Counters;
+	servers: { complete: boolean; drain?: ShutdownResult }[];
+	checked: number;
+	mismatches: Mismatch[];
+	/** Every value the model expects is stored, or its loss is explained (dropped, with the reason). */
+	ok: boolean;
+}
+
+const KILLS_STORE = "CKBoard_Kills";
+const TIMES_STORE = "CKBoard_BestTime";
+const SESSION_MINUTES = 20;
+const RUN_EVERY_MINUTES = 3;
+const UI_REFRESH_SECONDS = 10;
+
+/**
+ * Runs a simulated game: servers that share one emulated OrderedDataStore, each
+ * booting the kernel with the design document's BoardService (examples/luau,
+ * unchanged); players joining and leaving, scoring kills and finishing runs on
+ * the virtual clock; every player's UI reading the top 10 every 10 s. Then
+ * every server closes through the kernel close path, and the stores are checked
+ * against an independent model of what was submitted.
+ */
+export function simulate(gate: HeadlessGate, config: SimulationConfig, onFrame?: (frame: Frame) => void): Summary {
+	const random = new Random(config.seed);
+	gate.reset();
+	if (config.failRate > 0) {
+		for (const method of ["UpdateAsync", "GetSortedAsync", "BatchGetAsync"])
+			gate.dataStore.fault({ method, rate: config.failRate, seed: config.seed + method.size() });
+	}
+
+	const servers = new Array<Server>();
+	const dropped = new Array<{ board: string; key: string; value: number }>();
+	for (let index = 0; index < config.servers; index++) {
+		const handle = gate.newServer();
+		const scripts = handle.game.GetService("ServerScriptService");
+		const kernelModule = scripts.WaitForChild("Leaderboards").WaitForChild("kernel") as ModuleScript;
+		const { Kernel: KernelClass } = handle.require(kernelModule) as { Kernel: new () => Kernel };
+		const kernel = new KernelClass();
+		const example = scripts.WaitForChild("Leaderboards").WaitForChild("examples").WaitForChild("luau");
+		kernel.add(example.WaitForChild("BoardService") as ModuleScript);
+		kernel.start();
+		kernel.Bus.subscribe(Topics.Dropped, (_, board, key, value) =>
+			dropped.push({ board: board as string, key: key as string, value: value as number }),
+		);
+		const server: Server = { handle, kernel, service: kernel.get("BoardService") as unknown as BoardService };
+		kernel.Bus.subscribe(Topics.Drained, (_, result) => (server.drained = result as ShutdownResult));
+		servers.push(server);
+	}
+
+	const users = new Array<User>();
+	const poolSize = math.ceil(config.servers * config.players * 1.5);
+	for (let i = 1; i <= poolSize; i++) {
+		users.push({ id: 10_000 + i, name: `player${i}`, skill: random.NextNumber(0.3, 2), data: { Kills: 0 } });
+	}
+	const online = new Array<User>();
+	const offline = [...users];
+	const join = (user: User, server: number) => {
+		offline.remove(offline.indexOf(user));
+		user.server = server;
+		user.player = servers[server].handle.join({ UserId: user.id, Name: user.name, DisplayName: `P${user.id - 10_000}` });
+		online.push(user);
+	};
+	const leave = (user: User) => {
+		servers[user.server!].handle.leave(user.player!);
+		online.remove(online.indexOf(user));
+		offline.push(user);
+		user.server = undefined;
+		user.player = undefined;
+	};
+	const pickOffline = () => offline[random.NextInteger(0, offline.size() - 1)];
+	for (let server = 0; server < config.servers; server++)
+		for (let i = 0; i < config.players; i++) join(pickOffline(), server);
+
+	let topCalls = 0;
+	let writeBudget = 0;
+	const counters = (second: number): Counters => {
+		let submits = 0;
+		let writes = 0;
+		let failed = 0;
+		let droppedCount = 0;
+		for (const server of servers) {
+			const stats = server.service.Boards.Stats;
+			submits += stats.Submitted;
+			writes += stats.Written;
+			failed += stats.Failed;
+			droppedCount += stats.Dropped;
+		}
+		const users = gate.users.stats();
+		return {
+			minute: second / 60,
+			submits,
+			writes,
+			failed,
+			dropped: droppedCount,
+			budgetUsed: writeBudget > 0 ? gate.dataStore.calls("UpdateAsync") / writeBudget : 0,
+			topCalls,
+			backendReads: gate.dataStore.calls("GetSortedAsync") + gate.dataStore.calls("AdvanceToNextPageAsync"),
+			namesCalls: users.calls,
+			namesResults: users.results,
+			online: online.size(),
+		};
+	};
+	const frame = (second: number): Frame => {
+		const boards = servers[0].service.Boards;
+		topCalls += 2;
+		return {
+			counters: counters(second),
+			kills: servers[0].service.topKills(10),
+			bestTimes: boards.names(boards.top("BestTime", 10)),
+		};
+	};
+
+	const seconds = math.floor(config.minutes * 60);
+	for (let second = 1; second <= seconds; second++) {
+		task.wait(1);
+		for (const server of servers) writeBudget += (30 + 5 * server.handle.game.GetService("Players").GetPlayers().size()) / 60;
+		for (const user of [...online]) {
+			const server = servers[user.server!];
+			const session = { Player: user.player!, Profile: { Data: user.data } };
+			if (random.NextNumber() < user.skill / 60) server.kernel.Bus.publish("Combat.Kill", session);
+			if (random.NextNumber() < 1 / (RUN_EVERY_MINUTES * 60)) {
+				const runSeconds = 30 + 60 / user.skill + random.NextNumber(0, 20);
+				const millis = math.round(runSeconds * 1000);
+				user.bestTime = user.bestTime === undefined ? millis : math.min(user.bestTime, millis);
+				server.kernel.Bus.publish("Run.Finished", session, runSeconds);
+			}
+			if (random.NextNumber() < 1 / (SESSION_MINUTES * 60)) {
+				const into = user.server!;
+				leave(user);
+				join(pickOffline(), into);
+			}
+		}
+		if (second % UI_REFRESH_SECONDS === 0) {
+			// Every player's UI asks for the top 10; one read per cache window serves them all.
+			for (const user of online) {
+				const service = servers[user.server!].service;
+				topCalls += 1;
+				task.spawn(() => service.topKills(10));
+			}
+		}
+		if (onFrame && second % 15 === 0) onFrame(frame(second));
+	}
+	if (onFrame && seconds % 15 !== 0) onFrame(frame(seconds));
+
+	// Close every server at once, as a shutdown of the universe would.
+	let closing = servers.size();
+	for (const server of servers) {
+		task.spawn(() => {
+			const [complete] = server.handle.close();
+			server.closeComplete = complete;
+			closing -= 1;
+		});
+	}
+	while (closing > 0) task.wait(1);
+
+	const mismatches = new Array<Mismatch>();
+	const kills = gate.dataStore.snapshot(KILLS_STORE);
+	const times = gate.dataStore.snapshot(TIMES_STORE);
+	let checked = 0;
+	const check = (board: string, user: User, expected: number | undefined, stored: number | undefined) => {
+		if (expected === undefined) return;
+		checked += 1;
+		if (stored === expected) return;
+		const lost = dropped.find((d) => d.board === board && d.key === tostring(user.id));
+		const drain = servers.find((s) => s.drained && !s.drained.Complete)?.drained;
+		const reason = lost
+			? `dropped after MaxWriteAttempts failed write windows (value ${lost.value})`
+			: drain
+				? `shutdown drain incomplete: ${drain.Error ?? "pending"}`
+				: "not stored";
+		mismatches.push({ board, user: user.id, expected, stored, reason });
+	};
+	for (const user of users) {
+		check("Kills", user, user.data.Kills > 0 ? user.data.Kills : undefined, kills.get(tostring(user.id)));
+		check("BestTime", user, user.bestTime, times.get(tostring(user.id)));
+	}
+	return {
+		config,
+		counters: counters(seconds),
+		servers: servers.map((server) => ({ complete: server.closeComplete === true, drain: server.drained })),
+		checked,
+		mismatches,
+		ok: mismatches.every((mismatch) => mismatch.reason.find("dropped")[0] !== undefined),
+	};
+}

@@ -1,0 +1,91 @@
+import { Entry } from "../../plugins/leaderboards";
+import { Counters, Frame, SimulationConfig, Summary } from "./simulation";
+
+const WIDTH = 40;
+
+function pad(text: string, width: number): string {
+	const [length] = utf8.len(text);
+	const size = typeIs(length, "number") ? length : text.size();
+	return size >= width ? text : text + string.rep(" ", width - size);
+}
+
+function thousands(value: number): string {
+	const whole = tostring(math.floor(value));
+	const [grouped] = whole.reverse().gsub("(%d%d%d)", "%1,");
+	return grouped.reverse().gsub("^,", "")[0];
+}
+
+function percent(value: number): string {
+	return string.format("%.0f%%", value * 100);
+}
+
+function rows(entries: Entry[], format: (value: number) => string): string[] {
+	const lines = new Array<string>();
+	for (let i = 0; i < 10; i++) {
+		const entry = entries[i];
+		lines.push(
+			entry
+				? `${pad(tostring(entry.Rank), 3)}${pad(entry.DisplayName ?? entry.Key, 22)}${format(entry.Value)}`
+				: "",
+		);
+	}
+	return lines;
+}
+
+/** The counters that tell the story, as lines. */
+export function counterLines(counters: Counters): string[] {
+	const perSubmit = counters.submits > 0 ? counters.writes / counters.submits : 0;
+	return [
+		`submits ${thousands(counters.submits)}   backend writes ${thousands(counters.writes)} (${string.format("%.3f", perSubmit)} per submit)   write budget used ${percent(counters.budgetUsed)}`,
+		`top() calls ${thousands(counters.topCalls)}   backend reads ${thousands(counters.backendReads)}   names lookups ${counters.namesCalls} (${counters.namesResults} users)`,
+		`failed writes ${counters.failed}   dropped ${counters.dropped}   players online ${counters.online}`,
+	];
+}
+
+function progress(config: SimulationConfig, minute: number): string {
+	const done = math.clamp(math.floor((minute / config.minutes) * WIDTH), 0, WIDTH);
+	return `[${string.rep("#", done)}${string.rep("-", WIDTH - done)}] ${string.format("%.1f", minute)}/${config.minutes} min`;
+}
+
+/** A whole screen, for a terminal that redraws. */
+export function screen(config: SimulationConfig, frame: Frame): string {
+	const kills = rows(frame.kills, (value) => tostring(value));
+	const times = rows(frame.bestTimes, (value) => string.format("%.3f s", value / 1000));
+	const lines = [
+		`Leaderboards demo: ${config.servers} servers x ${config.players} players, seed ${config.seed}, fail rate ${config.failRate}`,
+		progress(config, frame.counters.minute),
+		"",
+		`${pad("Kills (top 10)", WIDTH)}BestTime (top 10)`,
+	];
+	for (let i = 0; i < 10; i++) lines.push(pad(kills[i], WIDTH) + times[i]);
+	lines.push("");
+	for (const line of counterLines(frame.counters)) lines.push(line);
+	return "\x1b[H\x1b[2J" + lines.join("\n");
+}
+
+/** One plain line, for CI logs and pipes. */
+export function plainLine(config: SimulationConfig, frame: Frame): string {
+	const c = frame.counters;
+	const leader = frame.kills[0];
+	return `[${string.format("%5.1f", c.minute)}/${config.minutes} min] submits ${c.submits}, writes ${c.writes}, top() ${c.topCalls} / reads ${c.backendReads}, names ${c.namesCalls}, failed ${c.failed}, dropped ${c.dropped}; Kills leader ${leader ? `${leader.DisplayName ?? leader.Key} ${leader.Value}` : "-"}`;
+}
+
+/** The closing summary, as lines. */
+export function summaryLines(summary: Summary): string[] {
+	const lines = ["", "Summary", ...counterLines(summary.counters)];
+	summary.servers.forEach((server, index) => {
+		const drain = server.drain;
+		lines.push(
+			drain
+				? `server ${index + 1}: closed ${server.complete ? "within" : "past"} the close budget; drain ${drain.Complete ? "complete" : `incomplete (${drain.Error})`}, ${drain.Remaining} remaining, ${drain.Failed} failed during the drain`
+				: `server ${index + 1}: no drain result`,
+		);
+	});
+	lines.push(
+		`model check: ${summary.checked} best scores expected, ${summary.checked - summary.mismatches.size()} on the boards, ${summary.mismatches.size()} missing`,
+	);
+	for (const mismatch of summary.mismatches)
+		lines.push(`  ${mismatch.board} ${mismatch.user}: expected ${mismatch.expected}, stored ${mismatch.stored ?? "nothing"}: ${mismatch.reason}`);
+	lines.push(summary.ok ? "OK: every best score is stored, or its loss is named above" : "FAILED: scores were lost without a reason");
+	return lines;
+}
