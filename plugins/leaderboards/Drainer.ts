@@ -1,14 +1,16 @@
 import { SingleFlight, join, sleep } from "../../kernel";
 import { DEADLINE_EXCEEDED, DrainerStage, NO_PROGRESS, ShutdownResult, StageContext, Topics } from "./types";
 
-/** After a window with failures the drain waits this long (at most) before the next. */
+/** After a window with failures, or one the request budget left empty, the drain waits this long (at most) before the next. */
 export const FAILURE_PAUSE = 0.25;
 
 /**
  * destroy(): refuses new submits, cancels the armed window, releases waiting
  * readers, joins the write in flight, then runs capped windows (the Flusher's
  * own) until the queue is empty or ShutdownSeconds have passed. Drains never
- * drop a value. Every caller shares one drain and one frozen result; cancelling
+ * drop a value. A window the request budget left empty waits for the budget to
+ * refill (it is spent on the same deadline); a window that had budget and still
+ * attempted nothing is no progress, and the drain stops. Every caller shares one drain and one frozen result; cancelling
  * a caller does not cancel the drain. A backend that calls destroy() from inside
  * its own write gets a pending result at once instead of waiting on itself.
  */
@@ -73,9 +75,9 @@ export class Drainer implements DrainerStage {
 				problem = DEADLINE_EXCEEDED;
 			} else if (!joined.ok) {
 				problem = tostring(joined.problem);
-			} else if (joined.value!.Attempted === 0) {
+			} else if (joined.value!.Attempted === 0 && joined.value!.Budget > 0) {
 				problem = left() <= 0 ? DEADLINE_EXCEEDED : NO_PROGRESS;
-			} else if (joined.value!.Failed > 0 && stages.Queue.pending() > 0) {
+			} else if ((joined.value!.Failed > 0 || joined.value!.Budget === 0) && stages.Queue.pending() > 0) {
 				sleep(scheduler, math.min(FAILURE_PAUSE, left())).await();
 			}
 		}

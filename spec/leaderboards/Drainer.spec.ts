@@ -1,6 +1,14 @@
 import { afterEach, describe, expect, it } from "@rbxts/jest-globals";
 import { Kernel, Service } from "../../kernel";
-import { DEADLINE_EXCEEDED, NO_PROGRESS, ShutdownResult, Topics } from "../../plugins/leaderboards";
+import {
+	DEADLINE_EXCEEDED,
+	NO_PROGRESS,
+	QueueStage,
+	ShutdownResult,
+	StageContext,
+	Topics,
+	attach,
+} from "../../plugins/leaderboards";
 import { headlessGate } from "../gate/control";
 import { MemoryBackend, boardsWith } from "./doubles";
 
@@ -51,15 +59,70 @@ describe("destroy()", () => {
 		expect(backend.get("Kills", "k1")).toBe(1);
 	});
 
-	it("stops early when a window makes no progress", () => {
+	it("waits for an empty request budget to refill, on the same deadline", () => {
 		const backend = new MemoryBackend();
 		backend.budgetValue = 0;
-		const { boards } = queued(3, backend);
+		const { boards } = queued(3, backend, { ShutdownSeconds: 2 });
+		task.delay(1, () => (backend.budgetValue = 30));
+		const [complete, result] = boards.destroy();
+		expect(complete).toBe(true);
+		expect(result.Remaining).toBe(0);
+	});
+
+	it("a budget that never refills ends at the deadline", () => {
+		const backend = new MemoryBackend();
+		backend.budgetValue = 0;
+		const { boards } = queued(3, backend, { ShutdownSeconds: 2 });
 		const started = os.clock();
 		const [complete, result] = boards.destroy();
 		expect(complete).toBe(false);
-		expect(result).toEqual({ Complete: false, Remaining: 3, InFlight: 0, Failed: 0, Error: NO_PROGRESS });
+		expect(result).toEqual({ Complete: false, Remaining: 3, InFlight: 0, Failed: 0, Error: DEADLINE_EXCEEDED });
+		expect(os.clock() - started).toBeCloseTo(2, 0);
+	});
+
+	it("stops early when a window makes no progress: it had budget and attempted nothing", () => {
+		// A game's own queue that reports work it never hands over.
+		const stuck = (_: StageContext): QueueStage => ({
+			Name: "Game.StuckQueue",
+			submit() {
+				return true;
+			},
+			pending() {
+				return 1;
+			},
+			pendingOn() {
+				return 1;
+			},
+			take() {
+				return undefined;
+			},
+			restore() {
+				return false;
+			},
+			close() {},
+		});
+		const { boards } = boardsWith({ Stages: { Queue: stuck } });
+		const started = os.clock();
+		const [complete, result] = boards.destroy();
+		expect(complete).toBe(false);
+		expect(result).toEqual({ Complete: false, Remaining: 1, InFlight: 0, Failed: 0, Error: NO_PROGRESS });
 		expect(os.clock() - started).toBeLessThan(1);
+	});
+
+	it("drains as much as the default backend's request budget allows within ShutdownSeconds", () => {
+		if (!gate) return;
+		gate.reset();
+		const boards = attach(new Kernel({ bindToClose: false }), { Boards: { Kills: {} }, SkipLoop: true });
+		for (let i = 1; i <= 60; i++) boards.submit("Kills", `k${i}`, i);
+		const [, result] = boards.destroy(); // no players: 30 writes in the bucket, 0.5 more a second
+		const written = gate.dataStore.snapshot("CKBoard_Kills");
+		let count = 0;
+		for (const [] of written) count++;
+		expect(count).toBeGreaterThanOrEqual(34);
+		expect(result.Remaining).toBe(60 - count);
+		expect(result.Error).toBe(DEADLINE_EXCEEDED);
+		expect(gate.dataStore.throttled()).toBe(0);
+		gate.reset();
 	});
 
 	it("keeps retrying failures until ShutdownSeconds, then reports the deadline", () => {
