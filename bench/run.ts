@@ -1,16 +1,72 @@
 import { HttpService } from "@rbxts/services";
+import { headlessGate } from "../spec/gate/control";
 import { BenchRow, markdownTable } from "./measure";
+import {
+	budgetRow,
+	drainRow,
+	memoryRow,
+	namesRow,
+	readFanOutRow,
+	submitCostRow,
+	windowCostRow,
+	writeAmplificationRow,
+} from "./rows";
 import { schedulerRow } from "./scheduler";
+
+/** The sizes the issue names; --quick shrinks every row for the smoke spec. */
+export function sizesFor(quick: boolean) {
+	return quick
+		? {
+				burst: { submits: 200, players: 5, minutes: 1 },
+				backlog: { keys: 100, players: 2, minutes: 1 },
+				callers: 10,
+				submit: { calls: 2_000, keys: 100 },
+				window: { small: 100, large: 1_000 },
+				drain: { keys: 50, players: 2 },
+				renders: 10,
+				memory: 1_000,
+				scheduler: { small: 10, large: 100 },
+			}
+		: {
+				burst: { submits: 20_000, players: 50, minutes: 5 },
+				backlog: { keys: 5_000, players: 10, minutes: 5 },
+				callers: 100,
+				submit: { calls: 1_000_000, keys: 10_000 },
+				window: { small: 100, large: 100_000 },
+				drain: { keys: 1_000, players: 20 },
+				renders: 1_000,
+				memory: 100_000,
+				scheduler: { small: 100, large: 100_000 },
+			};
+}
+
+/** Every row, measured in this run. */
+export function measure(quick: boolean): BenchRow[] {
+	const gate = headlessGate();
+	if (!gate) error("the benchmarks run in the headless gate: npm run bench");
+	const sizes = sizesFor(quick);
+	const rows = [
+		writeAmplificationRow(gate, sizes.burst),
+		budgetRow(gate, sizes.backlog),
+		readFanOutRow(gate, sizes.callers),
+		submitCostRow(sizes.submit.calls, sizes.submit.keys),
+		windowCostRow(sizes.window.small, sizes.window.large),
+		drainRow(gate, sizes.drain),
+		namesRow(gate, sizes.renders),
+		memoryRow(gate, sizes.memory),
+		schedulerRow(sizes.scheduler),
+	];
+	gate.reset();
+	return rows;
+}
 
 /**
  * `npm run bench`: every row measured in this run, printed as a Markdown table
- * (or JSON with --json). --quick runs tiny sizes (the bench smoke spec does).
+ * (or JSON with --json). --quick runs tiny sizes.
  */
 export function main(args: string[]): number {
-	const quick = args.includes("--quick");
-	const rows = new Array<BenchRow>();
-	rows.push(schedulerRow(quick ? { small: 10, large: 100 } : { small: 100, large: 100_000 }));
-	if (args.includes("--json")) print(HttpService.JSONEncode(rows));
-	else print(markdownTable(rows));
+	const gate = headlessGate()!;
+	const rows = measure(args.includes("--quick"));
+	gate.write(args.includes("--json") ? HttpService.JSONEncode(rows) : markdownTable(rows));
 	return 0;
 }

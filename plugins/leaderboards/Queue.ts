@@ -3,6 +3,7 @@ import {
 	PendingWrite,
 	QueueStage,
 	StageContext,
+	Stats,
 	Subject,
 	Topics,
 	keepOf,
@@ -62,6 +63,9 @@ export class Queue implements QueueStage {
 	readonly Name = "Leaderboards.Queue";
 	private readonly boards = new Map<string, BoardQueue>();
 	private readonly warned = new Set<string>();
+	private readonly stats: Stats;
+	private readonly integersOnly: boolean;
+	private readonly maxKeyLength?: number;
 	private total = 0;
 	private closed = false;
 
@@ -69,33 +73,36 @@ export class Queue implements QueueStage {
 		for (const [name, board] of context.settings.boards) {
 			this.boards.set(name, new BoardQueue(board.KeepBest, board.Ascending));
 		}
+		this.stats = context.stats;
+		this.integersOnly = context.settings.backend.integers === true;
+		this.maxKeyLength = context.settings.backend.maxKeyLength;
 	}
 
 	submit(board: string, subject: Subject, value: unknown): boolean {
 		if (this.closed) return false;
 		const queue = this.boards.get(board);
 		if (!queue) return false;
-		const backend = this.context.settings.backend;
-		const refusal = refuseValue(value, backend.integers === true);
+		const refusal = refuseValue(value, this.integersOnly);
 		if (refusal !== undefined) {
 			if (refusal === "fractional")
 				this.warnOnce(board, refusal, "the store holds integers only: scale fractions (times in milliseconds)");
 			return false;
 		}
 		const key = resolveKey(subject);
-		const keyRefusal = refuseKey(key, backend.maxKeyLength);
-		if (keyRefusal !== undefined) {
-			this.warnOnce(board, keyRefusal, "the store cannot hold such a key");
-			return false;
-		}
 		const slot = queue.slots.get(key);
 		if (slot) {
 			slot.value = keepOf(slot.value, value as number, queue.keepBest, queue.ascending);
 		} else {
+			// Checked once, when the key first queues.
+			const keyRefusal = refuseKey(key, this.maxKeyLength);
+			if (keyRefusal !== undefined) {
+				this.warnOnce(board, keyRefusal, "the store cannot hold such a key");
+				return false;
+			}
 			queue.enqueue(key, { value: value as number, failures: 0 });
 			this.added();
 		}
-		this.context.stats.Submitted += 1;
+		this.stats.Submitted += 1;
 		return true;
 	}
 

@@ -25,6 +25,8 @@ export interface HeadlessGate {
 	/** Real seconds, for CPU measurements only. */
 	wallClock: () => number;
 	pendingTimers: () => number;
+	/** The Luau heap in kilobytes (gcinfo; garbage not yet collected counts too). */
+	heapKilobytes: () => number;
 	/** stdout is a terminal that can redraw (not CI, not a pipe). */
 	isTerminal: () => boolean;
 	/** Writes a line to stdout (the game's own print and warn stay in LogService unless --verbose). */

@@ -5,6 +5,7 @@ import { Subject } from "./public";
 
 /** A Player is its UserId string, a session its player's, anything else tostring(). */
 export function resolveKey(subject: Subject): string {
+	if (typeIs(subject, "string")) return subject;
 	if (typeIs(subject, "Instance") && subject.IsA("Player")) return tostring(subject.UserId);
 	if (typeIs(subject, "table")) {
 		const player = (subject as { Player?: unknown }).Player;
@@ -18,6 +19,14 @@ export const MAX_EXACT_INTEGER = 2 ** 53;
 
 /** Why a value cannot be queued, or undefined when it can. */
 export function refuseValue(value: unknown, integersOnly: boolean): string | undefined {
+	// The common case first, in one type check and a range (NaN and ±inf fall outside it).
+	if (
+		typeIs(value, "number") &&
+		value >= -MAX_EXACT_INTEGER &&
+		value <= MAX_EXACT_INTEGER &&
+		(!integersOnly || value % 1 === 0)
+	)
+		return undefined;
 	if (!typeIs(value, "number")) return "not a number";
 	if (value !== value) return "NaN";
 	if (value === math.huge || value === -math.huge) return "infinite";
@@ -33,18 +42,19 @@ export function refuseKey(key: string, maxKeyLength?: number): string | undefine
 	return undefined;
 }
 
-/** candidate ranks strictly better than current on a board. */
-export function isBetter(candidate: number, current: number, ascending: boolean): boolean {
-	return ascending ? candidate < current : candidate > current;
-}
-
 /**
  * Which of two pending values for one key to keep: the better on a keep-best
- * board, else the newer (`incoming`).
+ * board (smaller when ascending), else the newer (`incoming`). Ties keep the
+ * incoming value. This is the one place the keep-best comparison is written.
  */
 export function keepOf(held: number, incoming: number, keepBest: boolean, ascending: boolean): number {
 	if (!keepBest) return incoming;
-	return isBetter(held, incoming, ascending) ? held : incoming;
+	return (ascending ? held < incoming : held > incoming) ? held : incoming;
+}
+
+/** candidate ranks strictly better than current on a board. */
+export function isBetter(candidate: number, current: number, ascending: boolean): boolean {
+	return candidate !== current && keepOf(current, candidate, true, ascending) === candidate;
 }
 
 /** The UpdateAsync-shaped updater for a write: nil (no write) when the stored value is already as good. */

@@ -1,0 +1,311 @@
+import { DataStoreService } from "@rbxts/services";
+import { Kernel } from "../kernel";
+import { Backend, Entry, LeaderboardOptions, Leaderboards, attach } from "../plugins/leaderboards";
+import { HeadlessGate } from "../spec/gate/control";
+import { BenchRow, formatNumber, medianSeconds } from "./measure";
+import { NaiveLeaderboard } from "./naive";
+
+// Each row measures this project and the naive baseline in the same run, on the
+// gate's emulated engine (virtual time for the simulated parts, wall time for CPU).
+
+function boardsOf(options: Partial<LeaderboardOptions> = {}): Leaderboards {
+	return attach(new Kernel({ bindToClose: false }), { Boards: { Kills: {}, BestTime: { Ascending: true } }, ...options });
+}
+
+/** A backend that answers at once: what CPU rows measure against. */
+const instant: Backend = { integers: true, maxKeyLength: 50, set: () => true, sorted: () => [] };
+
+function percent(value: number): string {
+	return string.format("%.1f%%", value * 100);
+}
+
+function joinPlayers(gate: HeadlessGate, count: number) {
+	for (let id = 1; id <= count; id++) gate.players.join({ UserId: id });
+}
+
+interface Submission {
+	second: number;
+	board: "Kills" | "BestTime";
+	key: string;
+	value: number;
+}
+
+// A seeded burst: submits spread over the minutes, kills always improving, times sometimes.
+function burst(submits: number, players: number, minutes: number): Submission[] {
+	const random = new Random(42);
+	const kills = new Array<number>(players, 0);
+	const trace = new Array<Submission>();
+	for (let i = 0; i < submits; i++) {
+		const player = random.NextInteger(1, players);
+		const second = math.floor((i / submits) * minutes * 60);
+		if (random.NextNumber() < 0.5) {
+			kills[player - 1] += 1;
+			trace.push({ second, board: "Kills", key: tostring(player), value: kills[player - 1] });
+		} else {
+			trace.push({ second, board: "BestTime", key: tostring(player), value: random.NextInteger(30_000, 90_000) });
+		}
+	}
+	return trace;
+}
+
+// The best value per board and key, and how many (key, window) pairs improved:
+// what a queue writing every improved key in every 15 s window would write.
+function bestsOf(trace: Submission[], windowSeconds: number) {
+	const best = new Map<string, number>();
+	const improved = new Set<string>();
+	for (const s of trace) {
+		const id = `${s.board}:${s.key}`;
+		const held = best.get(id);
+		const better = held === undefined || (s.board === "BestTime" ? s.value < held : s.value > held);
+		if (better) {
+			best.set(id, s.value);
+			improved.add(`${math.floor(s.second / windowSeconds)}:${id}`);
+		}
+	}
+	let perWindow = 0;
+	for (const _ of improved) perWindow++;
+	return { best, perWindow };
+}
+
+function replay(trace: Submission[], submit: (s: Submission) => void) {
+	let second = 0;
+	for (const s of trace) {
+		while (second < s.second) {
+			task.wait(1);
+			second += 1;
+		}
+		submit(s);
+	}
+}
+
+/** 1. Write amplification: a burst of submits from many players over minutes, on two boards. */
+export function writeAmplificationRow(gate: HeadlessGate, size: { submits: number; players: number; minutes: number }): BenchRow {
+	const trace = burst(size.submits, size.players, size.minutes);
+	gate.reset();
+	joinPlayers(gate, size.players);
+	const boards = boardsOf();
+	replay(trace, (s) => boards.submit(s.board, s.key, s.value));
+	boards.destroy();
+	const ours = gate.dataStore.calls("UpdateAsync");
+	const { best, perWindow } = bestsOf(trace, 15);
+	let keys = 0;
+	let stored = 0;
+	for (const [id, value] of best) {
+		const [board, key] = id.split(":") as unknown as [string, string];
+		keys += 1;
+		if (gate.dataStore.snapshot(`CKBoard_${board}`).get(key) === value) stored += 1;
+	}
+
+	gate.reset();
+	joinPlayers(gate, size.players);
+	const naive = new NaiveLeaderboard();
+	replay(trace, (s) => naive.submit(s.board, s.key, s.value, s.board === "BestTime"));
+	task.wait(120);
+	return {
+		name: `Write amplification: ${size.submits} submits, ${size.players} players, ${size.minutes} min, 2 boards`,
+		ours: `${ours} writes (${string.format("%.3f", ours / size.submits)} per submit), ${stored}/${keys} bests stored`,
+		baseline: `${naive.writes} writes (${naive.failedWrites} failed, throttled)`,
+		ratio: `${formatNumber(naive.writes / math.max(ours, 1), 1)}x fewer`,
+		bound: `${keys} (each key once); ${perWindow} writing every improved key each 15 s window`,
+	};
+}
+
+/** 2. Budget use under backlog: writes issued over the write budget the server had. */
+export function budgetRow(gate: HeadlessGate, size: { keys: number; players: number; minutes: number }): BenchRow {
+	gate.reset();
+	joinPlayers(gate, size.players);
+	const boards = boardsOf({ ShutdownSeconds: 0 });
+	for (let i = 1; i <= size.keys; i++) boards.submit("Kills", `k${i}`, i);
+	// Steady state: after the first minute, writes against the tokens the server
+	// had (those in the bucket then, plus the refill) less those left unspent.
+	task.wait(60);
+	const writesBefore = gate.dataStore.calls("UpdateAsync");
+	const tokensBefore = gate.dataStore.budget("OrderedWrite");
+	task.wait(size.minutes * 60);
+	const writes = gate.dataStore.calls("UpdateAsync") - writesBefore;
+	const perMinute = 30 + 5 * size.players;
+	const available = tokensBefore + perMinute * size.minutes;
+	boards.destroy(); // stops its windows (ShutdownSeconds 0: drains nothing)
+	const throttled = gate.dataStore.throttled();
+
+	gate.reset();
+	boardsOf();
+	task.wait(size.minutes * 60);
+	const idle = gate.dataStore.calls();
+
+	gate.reset();
+	joinPlayers(gate, size.players);
+	const naive = new NaiveLeaderboard();
+	for (let i = 1; i <= size.keys; i++) naive.submit("Kills", `k${i}`, i);
+	task.wait(size.minutes * 60);
+	return {
+		name: `Budget use under backlog: ${size.keys} keys queued, ${size.players} players, ${size.minutes} min after the first`,
+		ours: `${writes} of ${available} writes (${percent(writes / available)}), ${throttled} throttled, ${idle} requests idle`,
+		baseline: `${naive.writes} requests at once: ${gate.dataStore.throttled()} throttled, ${naive.failedWrites} dropped`,
+		ratio: percent(writes / available),
+		bound: "≥ 95%, never over (0 throttled), 0 idle",
+	};
+}
+
+/** 3. Read fan-out: concurrent top() callers within one cache window. */
+export function readFanOutRow(gate: HeadlessGate, callers: number): BenchRow {
+	gate.reset();
+	DataStoreService.SetRateLimitForRequestType(Enum.DataStoreRequestType.OrderedWrite, 10_000, 0);
+	for (const prefix of ["CKBoard_", "Naive_"]) {
+		const store = DataStoreService.GetOrderedDataStore(`${prefix}Kills`);
+		for (let i = 1; i <= 100; i++) store.SetAsync(`k${i}`, i);
+	}
+	const readsBefore = gate.dataStore.calls("GetSortedAsync");
+	const boards = boardsOf();
+	let served = 0;
+	for (let i = 0; i < callers; i++)
+		task.spawn(() => {
+			const page = boards.top("Kills"); // yields: count after it, or concurrent updates are lost
+			if (page.size() > 0) served += 1;
+		});
+	task.wait(5);
+	const ours = gate.dataStore.calls("GetSortedAsync") - readsBefore;
+
+	const naive = new NaiveLeaderboard();
+	let naiveServed = 0;
+	for (let i = 0; i < callers; i++)
+		task.spawn(() => {
+			const page = naive.top("Kills", 100);
+			if (page.size() > 0) naiveServed += 1;
+		});
+	task.wait(120);
+	return {
+		name: `Read fan-out: ${callers} concurrent top() callers`,
+		ours: `${ours} backend read (${served} served)`,
+		baseline: `${naive.reads} reads (${naive.failedReads} failed, ${naiveServed} served within 2 min)`,
+		ratio: `${formatNumber(naive.reads / math.max(ours, 1), 0)}x fewer`,
+		bound: "1",
+	};
+}
+
+/** 4. submit() cost against a bare Luau table keep-best update, in the same run. */
+export function submitCostRow(calls: number, keyCount: number): BenchRow {
+	const keys = new Array<string>();
+	for (let i = 1; i <= keyCount; i++) keys.push(`k${i}`);
+	const boards = boardsOf({ Backend: instant, SkipLoop: true });
+	const ours = medianSeconds(3, () => {
+		for (let i = 0; i < calls; i++) boards.submit("Kills", keys[i % keyCount], i % 1000);
+	});
+	const bare = medianSeconds(3, () => {
+		const best = new Map<string, number>();
+		for (let i = 0; i < calls; i++) {
+			const key = keys[i % keyCount];
+			const value = i % 1000;
+			const held = best.get(key);
+			if (held === undefined || value > held) best.set(key, value);
+		}
+	});
+	return {
+		name: `submit() cost: ${calls} calls across ${keyCount} keys`,
+		ours: `${formatNumber((ours / calls) * 1e6, 3)} µs per call`,
+		baseline: `${formatNumber((bare / calls) * 1e6, 3)} µs (bare table keep-best)`,
+		ratio: `${formatNumber(ours / bare, 2)}x`,
+		bound: "under 5x",
+	};
+}
+
+// Median seconds of a window with `queued` keys waiting (refilled between windows).
+function windowSeconds(queued: number): number {
+	const boards = boardsOf({ Backend: instant, SkipLoop: true });
+	let submitted = 1;
+	const top = () => {
+		while (submitted <= queued) {
+			boards.submit("Kills", `k${submitted}`, submitted);
+			submitted += 1;
+		}
+	};
+	top();
+	const times = new Array<number>();
+	for (let run = 0; run < 15; run++) {
+		times.push(medianSeconds(1, () => boards._flush()));
+		queued += 30;
+		top();
+	}
+	times.sort();
+	return times[7];
+}
+
+/** 5. Window cost with a short queue and a long one: windows are O(budget), not O(queue). */
+export function windowCostRow(small: number, large: number): BenchRow {
+	const short = windowSeconds(small);
+	const long = windowSeconds(large);
+	return {
+		name: `Window cost: ${small} vs ${large} keys queued`,
+		ours: `${formatNumber(long * 1000, 3)} ms at ${large}`,
+		baseline: `${formatNumber(short * 1000, 3)} ms at ${small}`,
+		ratio: formatNumber(long / short, 2),
+		bound: "under 2",
+	};
+}
+
+/** 6. Drain: keys destroy() writes within ShutdownSeconds, against the most the budget allows. */
+export function drainRow(gate: HeadlessGate, size: { keys: number; players: number }): BenchRow {
+	gate.reset();
+	joinPlayers(gate, size.players);
+	const boards = boardsOf({ SkipLoop: true });
+	for (let i = 1; i <= size.keys; i++) boards.submit("Kills", `k${i}`, i);
+	const [, result] = boards.destroy();
+	const written = size.keys - result.Remaining;
+	const perMinute = 30 + 5 * size.players;
+	const allowed = math.min(size.keys, math.floor(perMinute + (10 * perMinute) / 60));
+	return {
+		name: `Drain: ${size.keys} keys queued, ${size.players} players, ShutdownSeconds 10`,
+		ours: `${written} written (${result.Error ?? "complete"})`,
+		baseline: "no queue to drain (writes went through or were dropped at submit)",
+		ratio: percent(written / allowed),
+		bound: `${allowed} (a full bucket + 10 s of refill), ≥ 95%`,
+	};
+}
+
+/** 7. names(): UserService calls for many renders of the same top 100. */
+export function namesRow(gate: HeadlessGate, renders: number): BenchRow {
+	gate.reset();
+	const ids = new Array<number>();
+	for (let id = 1; id <= 100; id++) {
+		gate.users.register(id, `user${id}`);
+		ids.push(id);
+	}
+	const boards = boardsOf({ SkipLoop: true });
+	const page = (): Entry[] => ids.map((id, index) => ({ Key: tostring(id), Value: 1, Rank: index + 1 }));
+	for (let i = 0; i < renders; i++) boards.names(page());
+	const ours = gate.users.stats();
+
+	gate.users.reset();
+	for (const id of ids) gate.users.register(id, `user${id}`);
+	const naive = new NaiveLeaderboard();
+	for (let i = 0; i < renders; i++) naive.names(ids);
+	const theirs = gate.users.stats();
+	return {
+		name: `names(): ${renders} renders of the same top 100`,
+		ours: `${ours.calls} call, ${ours.results} results`,
+		baseline: `${theirs.calls} calls, ${theirs.results} results (${naive.failedNameCalls} refused past 250 a minute)`,
+		ratio: `${formatNumber(theirs.calls / math.max(ours.calls, 1), 0)}x fewer calls`,
+		bound: "1 call per new 100 ids, 0 after",
+	};
+}
+
+/** 8. Memory per queued key, against a bare table holding the same keys. */
+export function memoryRow(gate: HeadlessGate, keyCount: number): BenchRow {
+	const keys = new Array<string>();
+	for (let i = 1; i <= keyCount; i++) keys.push(`k${i}`);
+	const boards = boardsOf({ Backend: instant, SkipLoop: true });
+	const before = gate.heapKilobytes();
+	for (const key of keys) boards.submit("Kills", key, 1);
+	const ours = ((gate.heapKilobytes() - before) * 1024) / keyCount;
+	const bareBefore = gate.heapKilobytes();
+	const bare = new Map<string, number>();
+	for (const key of keys) bare.set(key, 1);
+	const theirs = ((gate.heapKilobytes() - bareBefore) * 1024) / keyCount;
+	return {
+		name: `Memory per queued key at ${keyCount} keys`,
+		ours: `${formatNumber(ours, 0)} bytes`,
+		baseline: `${formatNumber(theirs, 0)} bytes (bare table)`,
+		ratio: `${formatNumber(ours / math.max(theirs, 1), 1)}x`,
+		bound: "gcinfo, no forced collection",
+	};
+}
