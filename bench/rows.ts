@@ -53,17 +53,20 @@ function burst(submits: number, players: number, minutes: number): Submission[] 
 function bestsOf(trace: Submission[], windowSeconds: number) {
 	const best = new Map<string, number>();
 	const improved = new Set<string>();
+	let perWindow = 0;
 	for (const s of trace) {
 		const id = `${s.board}:${s.key}`;
 		const held = best.get(id);
 		const better = held === undefined || (s.board === "BestTime" ? s.value < held : s.value > held);
 		if (better) {
 			best.set(id, s.value);
-			improved.add(`${math.floor(s.second / windowSeconds)}:${id}`);
+			const pair = `${math.floor(s.second / windowSeconds)}:${id}`;
+			if (!improved.has(pair)) {
+				improved.add(pair);
+				perWindow += 1;
+			}
 		}
 	}
-	let perWindow = 0;
-	for (const _ of improved) perWindow++;
 	return { best, perWindow };
 }
 
