@@ -4,3 +4,20 @@ export { FAILURE_PAUSE } from "./Drainer";
 export { CACHE_LIMIT, RESULTS_PER_MINUTE } from "./NameResolver";
 export { DEFAULTS } from "./settings";
 export * from "./types";
+// The kernel the boards run on, so a game needs one package: import { Kernel, attach } from "@rbxts/leaderboards".
+export {
+	Bus,
+	BusConnection,
+	Kernel,
+	KernelOptions,
+	LogRecord,
+	LogSink,
+	Logger,
+	Priority,
+	Scheduler,
+	Service,
+	SingleFlight,
+	StopResult,
+	join,
+	sleep,
+} from "../../kernel";

@@ -32,11 +32,17 @@ export interface HeadlessGate {
 	/** Writes a line to stdout (the game's own print and warn stay in LogService unless --verbose). */
 	write: (text: string) => void;
 	/**
-	 * Starts another server: its own DataModel built from the same project, with its
+	 * Starts another server: its own DataModel built from the same project (or the
+	 * project file given: a consumer fixture's place), with its
 	 * own Players, request budgets, BindToClose and require cache; the clock, the
 	 * stored data and the users are shared with every other server.
 	 */
-	newServer: () => GateServer;
+	newServer: (projectFile?: string) => GateServer;
+	/** A project file's text, or undefined (paths relative to the project root). */
+	readFile: (path: string) => string | undefined;
+	isDirectory: (path: string) => boolean;
+	/** A folder's entries, or undefined when it is not a folder. */
+	listDirectory: (path: string) => { name: string; directory: boolean }[] | undefined;
 	dataStore: {
 		reset: () => void;
 		fault: (rule: FaultRule) => void;

@@ -124,8 +124,11 @@ async function main() {
 			try {
 				const full = resolve(projectDir, path);
 				if (!statSync(full).isDirectory()) return undefined;
+				// Symbolic links are followed, as Rojo follows them.
+				const isDir = (entry) =>
+					entry.isDirectory() || (entry.isSymbolicLink() && statSync(join(full, entry.name)).isDirectory());
 				return readdirSync(full, { withFileTypes: true })
-					.map((entry) => `${entry.isDirectory() ? "d" : "f"} ${entry.name}`)
+					.map((entry) => `${isDir(entry) ? "d" : "f"} ${entry.name}`)
 					.join("\n");
 			} catch {
 				return undefined;

@@ -1,0 +1,135 @@
+#!/usr/bin/env node
+// Builds what games consume, and the consumers that prove it, since the wally
+// and rojo binaries cannot run here:
+//
+//   node .ci/package.mjs npm        dist/npm: the @rbxts package (package-type Luau + .d.ts)
+//   node .ci/package.mjs wally      dist/wally: the Wally package (same Luau, runtime inside)
+//   node .ci/package.mjs consumers  dist/consumers: a plain Luau place with ServerPackages laid
+//                                   out as `wally install` does, and a tiny roblox-ts game
+//                                   compiled against the npm package; dist/checks: wally.toml
+//                                   parsed by a real TOML parser, and the Roblox class names
+//                                   from @rbxts/types, for the manifest and project specs
+//   node .ci/package.mjs            all of them (what npm test runs first)
+
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parse } from "smol-toml";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const dist = join(root, "dist");
+const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+const rbxtsc = join(root, "node_modules", "roblox-ts", "out", "CLI", "cli.js");
+
+function run(args, cwd) {
+	const result = spawnSync(process.execPath, args, { cwd, stdio: "inherit" });
+	if (result.status !== 0) {
+		process.stderr.write(`package: ${args.join(" ")} failed in ${cwd}\n`);
+		process.exit(1);
+	}
+}
+
+function fresh(dir) {
+	rmSync(dir, { recursive: true, force: true });
+	mkdirSync(dir, { recursive: true });
+}
+
+function writeJson(path, value) {
+	mkdirSync(dirname(path), { recursive: true });
+	writeFileSync(path, JSON.stringify(value, null, "\t") + "\n");
+}
+
+// The npm package: package-type Luau (relative requires, the runtime from the
+// consumer's TS.import) with declarations, and the package.json as published.
+function buildNpm() {
+	const out = join(dist, "npm");
+	fresh(out);
+	// rbxtsc resolves modules through a Rojo project even for a package; this one is for the build only.
+	const project = join(dist, "npm.project.json");
+	writeJson(project, { name: "leaderboards", tree: { $path: "npm/out" } });
+	run([rbxtsc, "--type", "package", "-p", "tsconfig.package.json", "--rojo", project], root);
+	const published = { ...pkg };
+	delete published.scripts;
+	delete published.devDependencies;
+	writeJson(join(out, "package.json"), published);
+	for (const file of ["README.md", "LICENSE"]) cpSync(join(root, file), join(out, file));
+}
+
+// The Wally package: the same Luau with the roblox-ts runtime (RuntimeLib,
+// Promise) and @rbxts/services inside it, since a Luau game has no rbxts_include.
+function buildWally() {
+	const out = join(dist, "wally");
+	fresh(out);
+	const src = join(out, "src");
+	cpSync(join(dist, "npm", "out"), src, { recursive: true, filter: (path) => !path.endsWith(".d.ts") });
+	cpSync(join(root, "node_modules", "roblox-ts", "include"), join(src, "include"), { recursive: true });
+	cpSync(join(root, "node_modules", "@rbxts", "services"), join(src, "node_modules", "@rbxts", "services"), {
+		recursive: true,
+		filter: (path) => !path.endsWith(".d.ts") && !path.endsWith("package.json"),
+	});
+	writeFileSync(
+		join(src, "init.luau"),
+		`-- Leaderboards for plain Luau games: require(Packages.Leaderboards).
+-- The compiled roblox-ts modules get their runtime from TS.import; this entry
+-- loads the runtime that ships inside the package and imports the plugin,
+-- which also carries the kernel (Kernel, Logger, Bus, Scheduler, ...).
+local TS = require(script.include.RuntimeLib)
+return TS.import(script, script, "plugins", "leaderboards")
+`,
+	);
+	writeJson(join(out, "default.project.json"), { name: "leaderboards", tree: { $path: "src" } });
+	for (const file of ["README.md", "LICENSE", "wally.toml"]) cpSync(join(root, file), join(out, file));
+}
+
+// A plain Luau place, its ServerPackages laid out the way `wally install` lays
+// out a server-realm dependency: _Index/<scope>_<name>@<version>/<name> and a
+// link module named by the dependency alias.
+function buildLuauConsumer(manifest) {
+	const out = join(dist, "consumers", "luau");
+	fresh(out);
+	const [scope, name] = manifest.package.name.split("/");
+	const folder = `${scope}_${name}@${manifest.package.version}`;
+	cpSync(join(dist, "wally"), join(out, "ServerPackages", "_Index", folder, name), { recursive: true });
+	writeFileSync(
+		join(out, "ServerPackages", "Leaderboards.lua"),
+		`return require(script.Parent._Index["${folder}"]["${name}"])\n`,
+	);
+	cpSync(join(root, "spec", "packaging", "fixtures", "luau"), out, { recursive: true });
+	renameSync(join(out, "place.project.json"), join(out, "default.project.json"));
+	cpSync(join(root, "examples", "luau", "BoardService.luau"), join(out, "Services", "BoardService.luau"));
+}
+
+// A tiny roblox-ts game that imports the package by name, compiled with rbxtsc.
+function buildRbxtsConsumer() {
+	const out = join(dist, "consumers", "rbxts");
+	fresh(out);
+	cpSync(join(root, "spec", "packaging", "fixtures", "rbxts"), out, { recursive: true });
+	renameSync(join(out, "place.project.json"), join(out, "default.project.json"));
+	const modules = join(out, "node_modules", "@rbxts");
+	mkdirSync(modules, { recursive: true });
+	cpSync(join(dist, "npm"), join(modules, "leaderboards"), { recursive: true });
+	for (const dependency of ["services", "types", "compiler-types"]) {
+		symlinkSync(join(root, "node_modules", "@rbxts", dependency), join(modules, dependency), "dir");
+	}
+	run([rbxtsc, "--type", "game"], out);
+}
+
+const what = process.argv[2] ?? "all";
+const manifest = parse(readFileSync(join(root, "wally.toml"), "utf8"));
+if (what === "npm" || what === "all") buildNpm();
+if (what === "wally" || what === "all") {
+	if (!existsSync(join(dist, "npm", "out"))) buildNpm();
+	buildWally();
+}
+if (what === "consumers" || what === "all") {
+	if (!existsSync(join(dist, "wally"))) buildWally();
+	fresh(join(dist, "consumers"));
+	buildLuauConsumer(manifest);
+	buildRbxtsConsumer();
+	writeJson(join(dist, "checks", "wally.json"), { manifest, packageJson: { name: pkg.name, version: pkg.version } });
+	// The Roblox class names, for the project file checks (the declarations are too big to hand to the VM).
+	const declarations = readFileSync(join(root, "node_modules", "@rbxts", "types", "include", "generated", "None.d.ts"), "utf8");
+	const classes = [...declarations.matchAll(/^interface (\w+) extends /gm)].map((match) => match[1]);
+	writeJson(join(dist, "checks", "classes.json"), classes);
+}

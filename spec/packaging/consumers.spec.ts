@@ -1,0 +1,50 @@
+import { afterEach, describe, expect, it } from "@rbxts/jest-globals";
+import type { Kernel } from "../../kernel";
+import { headlessGate } from "../gate/control";
+
+// The consumers .ci/package.mjs builds before the gate runs (npm test).
+const gate = headlessGate();
+const describeGate = gate && gate.isDirectory("dist/consumers") ? describe : describe.skip;
+
+describeGate("packages as games consume them", () => {
+	afterEach(() => gate!.reset());
+
+	it("Wally: a plain Luau place requires the package from ServerPackages and runs the design document's BoardService", () => {
+		const server = gate!.newServer("dist/consumers/luau/default.project.json");
+		const scripts = server.game.GetService("ServerScriptService");
+		const packages = scripts.WaitForChild("ServerPackages");
+		const leaderboards = server.require(packages.WaitForChild("Leaderboards") as ModuleScript) as {
+			attach: unknown;
+			Kernel: new () => Kernel;
+			Logger: unknown;
+		};
+		expect(typeIs(leaderboards.attach, "function")).toBe(true);
+		const kernel = new leaderboards.Kernel();
+		kernel.add(scripts.WaitForChild("Services") as Folder);
+		kernel.start();
+		const player = server.join({ UserId: 501 });
+		const session = { Player: player, Profile: { Data: { Kills: 0 } } };
+		for (let i = 0; i < 3; i++) kernel.Bus.publish("Combat.Kill", session);
+		kernel.Bus.publish("Run.Finished", session, 41.25);
+		const [complete] = server.close();
+		expect(complete).toBe(true);
+		expect(gate!.dataStore.snapshot("CKBoard_Kills").get("501")).toBe(3);
+		expect(gate!.dataStore.snapshot("CKBoard_BestTime").get("501")).toBe(41_250);
+	});
+
+	it("Wally: the package carries its own roblox-ts runtime", () => {
+		const server = gate!.newServer("dist/consumers/luau/default.project.json");
+		const index = server.game.GetService("ServerScriptService").WaitForChild("ServerPackages").WaitForChild("_Index");
+		const installed = index.GetChildren()[0].WaitForChild("leaderboards");
+		expect(installed.FindFirstChild("include")?.FindFirstChild("RuntimeLib")).toBeDefined();
+		expect(installed.FindFirstChild("include")?.FindFirstChild("Promise")).toBeDefined();
+		expect(server.game.GetService("ReplicatedStorage").FindFirstChild("rbxts_include")).toBeUndefined();
+	});
+
+	it("npm: a roblox-ts game imports @rbxts/leaderboards by name, compiled with rbxtsc", () => {
+		const server = gate!.newServer("dist/consumers/rbxts/default.project.json");
+		const main = server.game.GetService("ServerScriptService").WaitForChild("Game").WaitForChild("main") as ModuleScript;
+		const result = (server.require(main) as { run: () => { written: number; top: string[]; complete: boolean } }).run();
+		expect(result).toEqual({ written: 2, top: ["guild-b=7", "guild-a=5"], complete: true });
+	});
+});
