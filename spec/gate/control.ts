@@ -72,8 +72,6 @@ export interface HeadlessGate {
 	reset: () => void;
 	/** The gate's own require (jest replaces `require` inside specs). */
 	require: (module: ModuleScript) => unknown;
-	runScript: (script: Script) => thread;
-	loadProject: (path: string) => Instance;
 }
 
 /** A server started by newServer(). */
