@@ -44,7 +44,9 @@ export class Reader implements ReaderStage {
 	top(board: string, count?: number): Entry[] {
 		const config = this.context.settings.boards.get(board);
 		if (!config) return [];
-		const size = math.min(count === undefined ? config.MaxEntries : math.floor(count), config.MaxEntries);
+		// A count that is not a number (NaN included) means the whole page.
+		const asked = typeIs(count, "number") && count === count ? math.floor(count) : config.MaxEntries;
+		const size = math.min(asked, config.MaxEntries);
 		if (size <= 0) return [];
 		const page = this.pages.get(board);
 		if (this.released || (page && this.serves(page, config, size))) return copyOf(page?.entries ?? [], size);

@@ -32,6 +32,7 @@ describe("top()", () => {
 		expect(boards.top("Nope")).toEqual([]);
 		expect(boards.top("Kills", 0)).toEqual([]);
 		expect(backend.sortedCalls).toBe(0);
+		expect(boards.top("Kills", 0 / 0).size()).toBe(3);
 	});
 
 	it("reads the backend at most once per CacheSeconds, by the Clock option", () => {
