@@ -29,4 +29,14 @@ export default [
 		files: ["plugins/**/*.ts", "spec/**/*.ts", "examples/**/*.ts", "bench/**/*.ts"],
 		rules: { "no-restricted-imports": "off" },
 	},
+	{
+		// A stage imports only the contracts in ./types (and the kernel); attach alone wires stages together.
+		files: ["plugins/leaderboards/{Queue,Flusher,Reader,NameResolver,Drainer}.ts"],
+		rules: {
+			"no-restricted-imports": [
+				"error",
+				{ patterns: ["./Queue", "./Flusher", "./Reader", "./NameResolver", "./Drainer", "./attach", "./settings", "./backends/*"] },
+			],
+		},
+	},
 ];
