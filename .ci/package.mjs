@@ -129,7 +129,10 @@ if (what === "consumers" || what === "all") {
 	buildRbxtsConsumer();
 	writeJson(join(dist, "checks", "wally.json"), { manifest, packageJson: { name: pkg.name, version: pkg.version } });
 	// The Roblox class names, for the project file checks (the declarations are too big to hand to the VM).
-	const declarations = readFileSync(join(root, "node_modules", "@rbxts", "types", "include", "generated", "None.d.ts"), "utf8");
+	const declarations = readFileSync(
+		join(root, "node_modules", "@rbxts", "types", "include", "generated", "None.d.ts"),
+		"utf8",
+	);
 	const classes = [...declarations.matchAll(/^interface (\w+) extends /gm)].map((match) => match[1]);
 	writeJson(join(dist, "checks", "classes.json"), classes);
 }

@@ -9,7 +9,10 @@ import { NaiveLeaderboard } from "./naive";
 // gate's emulated engine (virtual time for the simulated parts, wall time for CPU).
 
 function boardsOf(options: Partial<LeaderboardOptions> = {}): Leaderboards {
-	return attach(new Kernel({ bindToClose: false }), { Boards: { Kills: {}, BestTime: { Ascending: true } }, ...options });
+	return attach(new Kernel({ bindToClose: false }), {
+		Boards: { Kills: {}, BestTime: { Ascending: true } },
+		...options,
+	});
 }
 
 /** A backend that answers at once: what CPU rows measure against. */
@@ -82,7 +85,10 @@ function replay(trace: Submission[], submit: (s: Submission) => void) {
 }
 
 /** 1. Write amplification: a burst of submits from many players over minutes, on two boards. */
-export function writeAmplificationRow(gate: HeadlessGate, size: { submits: number; players: number; minutes: number }): BenchRow {
+export function writeAmplificationRow(
+	gate: HeadlessGate,
+	size: { submits: number; players: number; minutes: number },
+): BenchRow {
 	const trace = burst(size.submits, size.players, size.minutes);
 	gate.reset();
 	joinPlayers(gate, size.players);

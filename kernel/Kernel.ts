@@ -245,7 +245,8 @@ export class Kernel {
 			join(this.Scheduler, allStopped, this.closeBudget).await();
 			const unfinished = new Array<string>();
 			for (const service of order) if (pending.has(service.Name)) unfinished.push(service.Name);
-			for (const name of unfinished) log.warn(`${name} did not stop within the ${this.closeBudget} s close budget`);
+			for (const name of unfinished)
+				log.warn(`${name} did not stop within the ${this.closeBudget} s close budget`);
 			this.phase = "stopped";
 			resolve(
 				table.freeze({

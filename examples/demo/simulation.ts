@@ -133,7 +133,11 @@ export function simulate(gate: HeadlessGate, config: SimulationConfig, onFrame?:
 	const join = (user: User, server: number) => {
 		offline.remove(offline.indexOf(user));
 		user.server = server;
-		user.player = servers[server].handle.join({ UserId: user.id, Name: user.name, DisplayName: `P${user.id - 10_000}` });
+		user.player = servers[server].handle.join({
+			UserId: user.id,
+			Name: user.name,
+			DisplayName: `P${user.id - 10_000}`,
+		});
 		online.push(user);
 	};
 	const leave = (user: User) => {
@@ -189,7 +193,8 @@ export function simulate(gate: HeadlessGate, config: SimulationConfig, onFrame?:
 	const seconds = math.floor(config.minutes * 60);
 	for (let second = 1; second <= seconds; second++) {
 		task.wait(1);
-		for (const server of servers) writeBudget += (30 + 5 * server.handle.game.GetService("Players").GetPlayers().size()) / 60;
+		for (const server of servers)
+			writeBudget += (30 + 5 * server.handle.game.GetService("Players").GetPlayers().size()) / 60;
 		for (const user of [...online]) {
 			const server = servers[user.server!];
 			const session = { Player: user.player!, Profile: { Data: user.data } };

@@ -85,7 +85,13 @@ export function summaryLines(summary: Summary): string[] {
 		`model check: ${summary.checked} best scores expected, ${summary.checked - summary.mismatches.size()} on the boards, ${summary.mismatches.size()} missing`,
 	);
 	for (const mismatch of summary.mismatches)
-		lines.push(`  ${mismatch.board} ${mismatch.user}: expected ${mismatch.expected}, stored ${mismatch.stored ?? "nothing"}: ${mismatch.reason}`);
-	lines.push(summary.ok ? "OK: every best score is stored, or its loss is named above" : "FAILED: scores were lost without a reason");
+		lines.push(
+			`  ${mismatch.board} ${mismatch.user}: expected ${mismatch.expected}, stored ${mismatch.stored ?? "nothing"}: ${mismatch.reason}`,
+		);
+	lines.push(
+		summary.ok
+			? "OK: every best score is stored, or its loss is named above"
+			: "FAILED: scores were lost without a reason",
+	);
 	return lines;
 }

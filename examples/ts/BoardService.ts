@@ -59,7 +59,9 @@ export class BoardService implements Service {
 		if (this.boards) {
 			const [complete, result] = this.boards.destroy(); // yields while the last scores drain
 			if (!complete)
-				log.warn(`board drain incomplete: ${result.Error} (${result.Remaining} left, ${result.InFlight} in flight)`);
+				log.warn(
+					`board drain incomplete: ${result.Error} (${result.Remaining} left, ${result.InFlight} in flight)`,
+				);
 		}
 	}
 }

@@ -99,10 +99,14 @@ export class Flusher implements FlusherStage {
 
 	private arm() {
 		if (this.context.settings.skipLoop || this.disarmed || this.deadline || this.running) return;
-		this.deadline = this.context.kernel.Scheduler.after(this.context.settings.FlushSeconds, Priority.Background, () => {
-			this.deadline = undefined;
-			task.spawn(() => this.flushNow());
-		});
+		this.deadline = this.context.kernel.Scheduler.after(
+			this.context.settings.FlushSeconds,
+			Priority.Background,
+			() => {
+				this.deadline = undefined;
+				task.spawn(() => this.flushNow());
+			},
+		);
 	}
 
 	// One write, on its own thread as a Promise the Drainer can join. Yields.

@@ -84,7 +84,8 @@ export class Reader implements ReaderStage {
 	// The cached page answers this call: fresh (or backing off after a failure) and big enough.
 	private serves(page: Page, config: Board, size: number): boolean {
 		const now = this.context.settings.clock();
-		const current = now - page.fetchedAt < config.CacheSeconds || (page.retryAt !== undefined && now < page.retryAt);
+		const current =
+			now - page.fetchedAt < config.CacheSeconds || (page.retryAt !== undefined && now < page.retryAt);
 		return current && (page.size >= size || page.entries.size() < page.size);
 	}
 

@@ -32,7 +32,10 @@ const OPTION_KEYS = new Set([
 const BOARD_KEYS = new Set(["Ascending", "KeepBest", "MaxEntries", "CacheSeconds"]);
 
 function fail(field: string, problem: string, value: unknown): never {
-	error(`Leaderboards.attach: ${field} ${problem} (got ${typeIs(value, "string") ? `"${value}"` : tostring(value)})`, 4);
+	error(
+		`Leaderboards.attach: ${field} ${problem} (got ${typeIs(value, "string") ? `"${value}"` : tostring(value)})`,
+		4,
+	);
 }
 
 // A function, or a table with __call (a jest.fn mock, jest's fake os.clock).
@@ -107,7 +110,11 @@ export function settingsOf(options: LeaderboardOptions): Settings {
 	if (backend === undefined) {
 		for (const name of boardNames) {
 			if ((storePrefix + name).size() > MAX_KEY_LENGTH)
-				fail(`options.Boards.${name}`, `makes a store name over ${MAX_KEY_LENGTH} characters`, storePrefix + name);
+				fail(
+					`options.Boards.${name}`,
+					`makes a store name over ${MAX_KEY_LENGTH} characters`,
+					storePrefix + name,
+				);
 		}
 		backend = orderedDataStoreBackend(storePrefix, DataStoreService);
 	} else {
@@ -125,7 +132,11 @@ export function settingsOf(options: LeaderboardOptions): Settings {
 		boardNames,
 		FlushSeconds: positive("options.FlushSeconds", options.FlushSeconds, DEFAULTS.FlushSeconds),
 		WritesPerFlush: positive("options.WritesPerFlush", options.WritesPerFlush, DEFAULTS.WritesPerFlush),
-		MaxWriteAttempts: positiveInteger("options.MaxWriteAttempts", options.MaxWriteAttempts, DEFAULTS.MaxWriteAttempts),
+		MaxWriteAttempts: positiveInteger(
+			"options.MaxWriteAttempts",
+			options.MaxWriteAttempts,
+			DEFAULTS.MaxWriteAttempts,
+		),
 		ShutdownSeconds: shutdown,
 		backend,
 		clock,

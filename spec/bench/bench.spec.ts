@@ -8,15 +8,19 @@ const describeGate = headlessGate() ? describe : describe.skip;
 // Keeps the benchmarks from rotting: every row at tiny sizes. Numbers are not
 // asserted on time; only what holds at any size.
 describeGate("the benchmarks at tiny sizes", () => {
-	it("measures every row", () => {
-		const rows = measure(true);
-		expect(rows.size()).toBe(9);
-		const rendered = markdownTable(rows);
-		expect(rendered).toMatch("| row | this project | baseline | ratio | bound / target |");
-		const byStart = (start: string) => rows.find((row) => row.name.sub(1, start.size()) === start)!;
-		expect(byStart("Read fan-out").ours).toMatch("^1 backend read");
-		expect(byStart("names()").ours).toBe("1 call, 100 results");
-		expect(byStart("Budget use").ours).toMatch("0 throttled, 0 requests idle");
-		expect(byStart("Write amplification").ours).toMatch("(%d+)/%1 bests stored");
-	}, 60 * 60 * 1000);
+	it(
+		"measures every row",
+		() => {
+			const rows = measure(true);
+			expect(rows.size()).toBe(9);
+			const rendered = markdownTable(rows);
+			expect(rendered).toMatch("| row | this project | baseline | ratio | bound / target |");
+			const byStart = (start: string) => rows.find((row) => row.name.sub(1, start.size()) === start)!;
+			expect(byStart("Read fan-out").ours).toMatch("^1 backend read");
+			expect(byStart("names()").ours).toBe("1 call, 100 results");
+			expect(byStart("Budget use").ours).toMatch("0 throttled, 0 requests idle");
+			expect(byStart("Write amplification").ours).toMatch("(%d+)/%1 bests stored");
+		},
+		60 * 60 * 1000,
+	);
 });

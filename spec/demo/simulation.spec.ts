@@ -11,30 +11,42 @@ const describeGate = gate ? describe : describe.skip;
 describeGate("the demo's simulation", () => {
 	afterEach(() => gate!.reset());
 
-	it("a few simulated minutes on two servers: every best score is on the boards", () => {
-		const summary = simulate(gate!, { servers: 2, players: 8, minutes: 4, failRate: 0, seed: 3 });
-		expect(summary.mismatches).toEqual([]);
-		expect(summary.ok).toBe(true);
-		expect(summary.checked).toBeGreaterThan(10);
-		expect(summary.servers.every((server) => server.complete && server.drain?.Complete === true)).toBe(true);
-		// Shared reads: far fewer backend reads than top() calls.
-		expect(summary.counters.backendReads * 10).toBeLessThan(summary.counters.topCalls);
-	}, SIMULATED);
+	it(
+		"a few simulated minutes on two servers: every best score is on the boards",
+		() => {
+			const summary = simulate(gate!, { servers: 2, players: 8, minutes: 4, failRate: 0, seed: 3 });
+			expect(summary.mismatches).toEqual([]);
+			expect(summary.ok).toBe(true);
+			expect(summary.checked).toBeGreaterThan(10);
+			expect(summary.servers.every((server) => server.complete && server.drain?.Complete === true)).toBe(true);
+			// Shared reads: far fewer backend reads than top() calls.
+			expect(summary.counters.backendReads * 10).toBeLessThan(summary.counters.topCalls);
+		},
+		SIMULATED,
+	);
 
-	it("with a third of backend calls failing, retries still store every best score", () => {
-		const summary = simulate(gate!, { servers: 1, players: 10, minutes: 4, failRate: 0.3, seed: 5 });
-		expect(summary.counters.failed).toBeGreaterThan(0);
-		expect(summary.counters.dropped).toBe(0);
-		expect(summary.mismatches).toEqual([]);
-		expect(summary.ok).toBe(true);
-	}, SIMULATED);
+	it(
+		"with a third of backend calls failing, retries still store every best score",
+		() => {
+			const summary = simulate(gate!, { servers: 1, players: 10, minutes: 4, failRate: 0.3, seed: 5 });
+			expect(summary.counters.failed).toBeGreaterThan(0);
+			expect(summary.counters.dropped).toBe(0);
+			expect(summary.mismatches).toEqual([]);
+			expect(summary.ok).toBe(true);
+		},
+		SIMULATED,
+	);
 
-	it("is deterministic for a seed", () => {
-		const config = { servers: 1, players: 5, minutes: 2, failRate: 0.1, seed: 11 };
-		const first = simulate(gate!, config).counters;
-		const second = simulate(gate!, config).counters;
-		expect(second).toEqual(first);
-	}, SIMULATED);
+	it(
+		"is deterministic for a seed",
+		() => {
+			const config = { servers: 1, players: 5, minutes: 2, failRate: 0.1, seed: 11 };
+			const first = simulate(gate!, config).counters;
+			const second = simulate(gate!, config).counters;
+			expect(second).toEqual(first);
+		},
+		SIMULATED,
+	);
 });
 
 describe("the demo's flags", () => {
@@ -46,7 +58,19 @@ describe("the demo's flags", () => {
 	});
 
 	it("reads every flag", () => {
-		const parsed = parseFlags(["--servers", "3", "--players", "10", "--minutes", "5", "--fail-rate", "0.3", "--seed", "9", "--json"]);
+		const parsed = parseFlags([
+			"--servers",
+			"3",
+			"--players",
+			"10",
+			"--minutes",
+			"5",
+			"--fail-rate",
+			"0.3",
+			"--seed",
+			"9",
+			"--json",
+		]);
 		expect(parsed).toEqual({ config: { servers: 3, players: 10, minutes: 5, failRate: 0.3, seed: 9 }, json: true });
 	});
 

@@ -38,7 +38,9 @@ describeGate("the emulated OrderedDataStore", () => {
 		it("refuses empty keys and keys over 50 characters", () => {
 			const store = DataStoreService.GetOrderedDataStore("Keys");
 			expect(() => store.SetAsync("", 1)).toThrow("101: Key name can't be empty.");
-			expect(() => store.SetAsync(string.rep("k", 51), 1)).toThrow("102: Key name exceeds the 50 character limit.");
+			expect(() => store.SetAsync(string.rep("k", 51), 1)).toThrow(
+				"102: Key name exceeds the 50 character limit.",
+			);
 			store.SetAsync(string.rep("k", 50), 1);
 		});
 

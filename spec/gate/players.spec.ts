@@ -99,7 +99,10 @@ describeGate("several servers in one universe", () => {
 	it("a module required in a server is that server's own copy", () => {
 		const pluginOf = (server: GateServer) =>
 			server.require(
-				server.game.GetService("ServerScriptService").WaitForChild("ChloeKernelServer").WaitForChild("Leaderboards") as ModuleScript,
+				server.game
+					.GetService("ServerScriptService")
+					.WaitForChild("ChloeKernelServer")
+					.WaitForChild("Leaderboards") as ModuleScript,
 			) as { attach: unknown };
 		const a = gate!.newServer();
 		const b = gate!.newServer();

@@ -83,7 +83,9 @@ function traceMapper() {
 				if (!path) return match;
 				const file = relative(projectDir, resolve(projectDir, path));
 				const source = file.startsWith("out/") ? file.slice(4).replace(/\.luau$/, ".ts") : null;
-				return source && existsSync(join(projectDir, source)) ? `${file}:${line} (${source})` : `${file}:${line}`;
+				return source && existsSync(join(projectDir, source))
+					? `${file}:${line} (${source})`
+					: `${file}:${line}`;
 			});
 		},
 	};
@@ -98,7 +100,9 @@ function selfCheck() {
 	});
 	const output = result.stdout + result.stderr;
 	if (result.status !== 1 || !output.includes("fails on purpose") || !output.includes("0 passed, 1 failed")) {
-		process.stdout.write(`gate self-check: a failing spec did not fail the run (exit ${result.status})\n${output}\n0 passed, 1 failed\n`);
+		process.stdout.write(
+			`gate self-check: a failing spec did not fail the run (exit ${result.status})\n${output}\n0 passed, 1 failed\n`,
+		);
 		process.exit(1);
 	}
 	process.stdout.write("gate self-check: a failing spec fails the run (exit 1, failure printed)\n");
@@ -170,7 +174,9 @@ async function main() {
 	try {
 		[code] = await boot();
 	} catch (error) {
-		process.stdout.write(`gate: the engine failed: ${traces.map(String(error?.message ?? error))}\n0 passed, 1 failed\n`);
+		process.stdout.write(
+			`gate: the engine failed: ${traces.map(String(error?.message ?? error))}\n0 passed, 1 failed\n`,
+		);
 		code = 1;
 	}
 	process.exitCode = typeof code === "number" ? code : 1;

@@ -29,7 +29,14 @@ describe("Kernel boot", () => {
 		const kernel = quiet();
 		kernel.add(service("Charlie")).add(service("Alpha")).add(service("Bravo"));
 		kernel.start();
-		expect(events).toEqual(["init Alpha", "init Bravo", "init Charlie", "start Alpha", "start Bravo", "start Charlie"]);
+		expect(events).toEqual([
+			"init Alpha",
+			"init Bravo",
+			"init Charlie",
+			"start Alpha",
+			"start Bravo",
+			"start Charlie",
+		]);
 	});
 
 	it("orders by declared Dependencies before Name", () => {
@@ -71,11 +78,15 @@ describe("Kernel boot", () => {
 	it("an init error names the service and the phase and stops the boot", () => {
 		const { events, service } = recorder();
 		const kernel = quiet();
-		kernel.add(service("Alpha", {
-				init() {
-					error("no config");
-				},
-			})).add(service("Bravo"));
+		kernel
+			.add(
+				service("Alpha", {
+					init() {
+						error("no config");
+					},
+				}),
+			)
+			.add(service("Bravo"));
 		expect(() => kernel.start()).toThrow("kernel: Alpha init failed: ");
 		expect(events).toEqual([]);
 	});
@@ -83,11 +94,15 @@ describe("Kernel boot", () => {
 	it("a start error names the service and the phase and stops the boot", () => {
 		const { events, service } = recorder();
 		const kernel = quiet();
-		kernel.add(service("Alpha", {
-				start() {
-					error("bad start");
-				},
-			})).add(service("Bravo"));
+		kernel
+			.add(
+				service("Alpha", {
+					start() {
+						error("bad start");
+					},
+				}),
+			)
+			.add(service("Bravo"));
 		expect(() => kernel.start()).toThrow("kernel: Alpha start failed: ");
 		expect(events).toEqual(["init Alpha", "init Bravo"]);
 	});
@@ -146,11 +161,13 @@ describe("Kernel stop", () => {
 		const logs = captureLogs();
 		const { events, service } = recorder();
 		const kernel = quiet();
-		kernel.add(service("Stuck", {
+		kernel.add(
+			service("Stuck", {
 				stop() {
 					coroutine.yield();
 				},
-			}));
+			}),
+		);
 		kernel.add(
 			service("Slow", {
 				stop() {
@@ -173,11 +190,15 @@ describe("Kernel stop", () => {
 	it("a stop that errors is logged with its name; the others still run", () => {
 		const logs = captureLogs();
 		const { events, service } = recorder();
-		const kernel = quiet().add(service("Alpha")).add(service("Broken", {
-				stop() {
-					error("stop broke");
-				},
-			}));
+		const kernel = quiet()
+			.add(service("Alpha"))
+			.add(
+				service("Broken", {
+					stop() {
+						error("stop broke");
+					},
+				}),
+			);
 		kernel.start();
 		const result = kernel.stop();
 		logs.restore();

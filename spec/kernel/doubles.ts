@@ -39,5 +39,10 @@ export function manualClock(start = 0) {
 export function captureLogs() {
 	const records = new Array<LogRecord>();
 	const restore = Logger.useSinks([(record) => records.push(record)]);
-	return { records, restore, messages: (level?: string) => records.filter((r) => level === undefined || r.level === level).map((r) => `[${r.scope}] ${r.message}`) };
+	return {
+		records,
+		restore,
+		messages: (level?: string) =>
+			records.filter((r) => level === undefined || r.level === level).map((r) => `[${r.scope}] ${r.message}`),
+	};
 }

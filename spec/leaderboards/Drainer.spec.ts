@@ -40,7 +40,9 @@ describe("destroy()", () => {
 	it("drains over several capped windows, the Flusher's budget rule in each", () => {
 		const { boards, kernel } = queued(7, new MemoryBackend(), { WritesPerFlush: 2 });
 		const windows = new Array<number>();
-		kernel.Bus.subscribe(Topics.Flushed, (_, summary) => windows.push((summary as { Attempted: number }).Attempted));
+		kernel.Bus.subscribe(Topics.Flushed, (_, summary) =>
+			windows.push((summary as { Attempted: number }).Attempted),
+		);
 		const [complete] = boards.destroy();
 		expect(complete).toBe(true);
 		expect(windows).toEqual([2, 2, 2, 1]);
@@ -266,7 +268,8 @@ describe("the server closing, with the design document's BoardService", () => {
 		for (let id = 1; id <= 8; id++)
 			sessions.push({ Player: gate.players.join({ UserId: id }), Profile: { Data: { Kills: 0 } } });
 		for (let round = 0; round < 5; round++)
-			for (const session of sessions) if (session.Player.UserId <= round + 4) kernel.Bus.publish("Combat.Kill", session);
+			for (const session of sessions)
+				if (session.Player.UserId <= round + 4) kernel.Bus.publish("Combat.Kill", session);
 		for (const session of sessions) kernel.Bus.publish("Run.Finished", session, 40 + session.Player.UserId * 1.5);
 		task.wait(1);
 		const [complete] = gate.closeServer();

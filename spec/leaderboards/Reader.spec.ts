@@ -37,7 +37,11 @@ describe("top()", () => {
 
 	it("reads the backend at most once per CacheSeconds, by the Clock option", () => {
 		const time = manualClock(100);
-		const { boards, backend } = boardsWith({ backend: seeded(3), Clock: time.clock, Boards: { Kills: { CacheSeconds: 60 } } });
+		const { boards, backend } = boardsWith({
+			backend: seeded(3),
+			Clock: time.clock,
+			Boards: { Kills: { CacheSeconds: 60 } },
+		});
 		boards.top("Kills");
 		time.advance(59);
 		boards.top("Kills");
@@ -186,7 +190,10 @@ describe("top() on the default backend", () => {
 		if (!gate) return;
 		gate.reset();
 		fillStore(260);
-		const boards = attach(new Kernel({ bindToClose: false }), { Boards: { Kills: { MaxEntries: 250 } }, SkipLoop: true });
+		const boards = attach(new Kernel({ bindToClose: false }), {
+			Boards: { Kills: { MaxEntries: 250 } },
+			SkipLoop: true,
+		});
 		const entries = boards.top("Kills");
 		expect(entries.size()).toBe(250);
 		expect(entries[0]).toEqual({ Key: "p260", Value: 260, Rank: 1 });
@@ -199,7 +206,10 @@ describe("top() on the default backend", () => {
 		if (!gate) return;
 		gate.reset();
 		fillStore(150);
-		const boards = attach(new Kernel({ bindToClose: false }), { Boards: { Kills: { MaxEntries: 250 } }, SkipLoop: true });
+		const boards = attach(new Kernel({ bindToClose: false }), {
+			Boards: { Kills: { MaxEntries: 250 } },
+			SkipLoop: true,
+		});
 		expect(boards.top("Kills").size()).toBe(150);
 		expect(gate.dataStore.calls("AdvanceToNextPageAsync")).toBe(1);
 	});

@@ -21,7 +21,9 @@ const attachWith = (options: Partial<LeaderboardOptions>) => () =>
 
 describe("attach", () => {
 	it("fails loudly naming the field", () => {
-		expect(() => attach(kernel(), {} as LeaderboardOptions)).toThrow("Leaderboards.attach: options.Boards is required");
+		expect(() => attach(kernel(), {} as LeaderboardOptions)).toThrow(
+			"Leaderboards.attach: options.Boards is required",
+		);
 		expect(attachWith({ Boards: {} })).toThrow("options.Boards has no boards");
 		expect(attachWith({ Boards: { Kills: { Ascending: "yes" as unknown as boolean } } })).toThrow(
 			'options.Boards.Kills.Ascending must be a boolean (got "yes")',
@@ -29,12 +31,20 @@ describe("attach", () => {
 		expect(attachWith({ Boards: { Kills: { MaxEntries: 0 } } })).toThrow(
 			"options.Boards.Kills.MaxEntries must be a positive integer (got 0)",
 		);
-		expect(attachWith({ Boards: { Kills: { Colour: 1 } as object } })).toThrow("options.Boards.Kills.Colour is not an option");
+		expect(attachWith({ Boards: { Kills: { Colour: 1 } as object } })).toThrow(
+			"options.Boards.Kills.Colour is not an option",
+		);
 		expect(attachWith({ FlushSeconds: 0 })).toThrow("options.FlushSeconds must be a positive number (got 0)");
 		expect(attachWith({ WritesPerFlush: -3 })).toThrow("options.WritesPerFlush must be a positive number (got -3)");
-		expect(attachWith({ MaxWriteAttempts: 2.5 })).toThrow("options.MaxWriteAttempts must be a positive integer (got 2.5)");
-		expect(attachWith({ ShutdownSeconds: math.huge })).toThrow("options.ShutdownSeconds must be finite and not negative (got inf)");
-		expect(attachWith({ ShutdownSeconds: -1 })).toThrow("options.ShutdownSeconds must be finite and not negative (got -1)");
+		expect(attachWith({ MaxWriteAttempts: 2.5 })).toThrow(
+			"options.MaxWriteAttempts must be a positive integer (got 2.5)",
+		);
+		expect(attachWith({ ShutdownSeconds: math.huge })).toThrow(
+			"options.ShutdownSeconds must be finite and not negative (got inf)",
+		);
+		expect(attachWith({ ShutdownSeconds: -1 })).toThrow(
+			"options.ShutdownSeconds must be finite and not negative (got -1)",
+		);
 		expect(attachWith({ FlushSecond: 3 } as object)).toThrow("options.FlushSecond is not an option");
 	});
 

@@ -107,7 +107,9 @@ export class MemoryBackend {
 		if (this.failReads) return undefined;
 		const rows = new Array<BackendRow>();
 		for (const [key, value] of this.storeOf(board)) rows.push({ Key: key, Value: value });
-		rows.sort((a, b) => (a.Value !== b.Value ? (ascending ? a.Value < b.Value : a.Value > b.Value) : a.Key < b.Key));
+		rows.sort((a, b) =>
+			a.Value !== b.Value ? (ascending ? a.Value < b.Value : a.Value > b.Value) : a.Key < b.Key,
+		);
 		const result = new Array<BackendRow>();
 		for (const row of rows) if (result.size() < count) result.push(row);
 		return result;

@@ -12,7 +12,9 @@ function users(existing: number) {
 		GetUserInfosByUserIdsAsync(ids: number[]) {
 			double.calls.push([...ids]);
 			if (double.fail) error("HTTP 500");
-			const infos = ids.filter((id) => id <= existing).map((id) => ({ Id: id, Username: `user${id}`, DisplayName: `User ${id}` }));
+			const infos = ids
+				.filter((id) => id <= existing)
+				.map((id) => ({ Id: id, Username: `user${id}`, DisplayName: `User ${id}` }));
 			double.results += infos.size();
 			return infos;
 		},
@@ -137,7 +139,8 @@ describe("names() under concurrency", () => {
 		};
 		const { boards } = boardsWith({ UserService: slow, Players: nobodyHere });
 		const named = new Array<string>();
-		for (let i = 0; i < 30; i++) task.spawn(() => named.push(boards.names(entries(1, 2, 3))[2].DisplayName ?? "unnamed"));
+		for (let i = 0; i < 30; i++)
+			task.spawn(() => named.push(boards.names(entries(1, 2, 3))[2].DisplayName ?? "unnamed"));
 		task.wait(2);
 		expect(userService.calls).toEqual([[1, 2, 3]]);
 		expect(named.size()).toBe(30);

@@ -34,7 +34,10 @@ describeGate("packages as games consume them", () => {
 
 	it("Wally: the package carries its own roblox-ts runtime", () => {
 		const server = gate!.newServer("dist/consumers/luau/default.project.json");
-		const index = server.game.GetService("ServerScriptService").WaitForChild("ServerPackages").WaitForChild("_Index");
+		const index = server.game
+			.GetService("ServerScriptService")
+			.WaitForChild("ServerPackages")
+			.WaitForChild("_Index");
 		const installed = index.GetChildren()[0].WaitForChild("leaderboards");
 		expect(installed.FindFirstChild("include")?.FindFirstChild("RuntimeLib")).toBeDefined();
 		expect(installed.FindFirstChild("include")?.FindFirstChild("Promise")).toBeDefined();
@@ -43,8 +46,13 @@ describeGate("packages as games consume them", () => {
 
 	it("npm: a roblox-ts game imports @rbxts/leaderboards by name, compiled with rbxtsc", () => {
 		const server = gate!.newServer("dist/consumers/rbxts/default.project.json");
-		const main = server.game.GetService("ServerScriptService").WaitForChild("Game").WaitForChild("main") as ModuleScript;
-		const result = (server.require(main) as { run: () => { written: number; top: string[]; complete: boolean } }).run();
+		const main = server.game
+			.GetService("ServerScriptService")
+			.WaitForChild("Game")
+			.WaitForChild("main") as ModuleScript;
+		const result = (
+			server.require(main) as { run: () => { written: number; top: string[]; complete: boolean } }
+		).run();
 		expect(result).toEqual({ written: 2, top: ["guild-b=7", "guild-a=5"], complete: true });
 	});
 });

@@ -57,7 +57,9 @@ describeGate("wally.toml, as a real TOML parser reads it, by Wally's manifest ru
 		const { manifest } = read();
 		for (const entry of manifest.package.include ?? []) {
 			if (entry.find("*")[0] !== undefined) continue;
-			expect(gate!.readFile(`dist/wally/${entry}`) !== undefined || gate!.isDirectory(`dist/wally/${entry}`)).toBe(true);
+			expect(
+				gate!.readFile(`dist/wally/${entry}`) !== undefined || gate!.isDirectory(`dist/wally/${entry}`),
+			).toBe(true);
 		}
 	});
 
@@ -91,14 +93,18 @@ function checkProject(control: HeadlessGate, file: string, classes: Set<string>)
 	const walk = (node: Record<string, unknown>, where: string) => {
 		const names = new Set<string>();
 		const className = node.$className as string | undefined;
-		if (className !== undefined && !classes.has(className)) problems.push(`${where}: ${className} is not a Roblox class`);
+		if (className !== undefined && !classes.has(className))
+			problems.push(`${where}: ${className} is not a Roblox class`);
 		const path = node.$path as string | undefined;
 		if (path !== undefined) {
 			const entries = control.listDirectory(at(path));
 			if (entries === undefined && control.readFile(at(path)) === undefined)
 				problems.push(`${where}: $path ${path} does not exist`);
 			for (const entry of entries ?? []) {
-				const stem = entry.name.gsub("%.server%.luau?$", "")[0].gsub("%.client%.luau?$", "")[0].gsub("%.luau?$", "")[0];
+				const stem = entry.name
+					.gsub("%.server%.luau?$", "")[0]
+					.gsub("%.client%.luau?$", "")[0]
+					.gsub("%.luau?$", "")[0];
 				if (entry.directory || entry.name !== stem) {
 					if (names.has(stem)) problems.push(`${where}: two children named ${stem}`);
 					names.add(stem);
@@ -121,14 +127,21 @@ function checkProject(control: HeadlessGate, file: string, classes: Set<string>)
 describe("the Rojo project files", () => {
 	if (!gate) return;
 	// .ci/package.mjs lists the classes @rbxts/types declares.
-	const classes = new Set<string>(HttpService.JSONDecode(gate.readFile("dist/checks/classes.json") ?? "[]") as string[]);
+	const classes = new Set<string>(
+		HttpService.JSONDecode(gate.readFile("dist/checks/classes.json") ?? "[]") as string[],
+	);
 
 	it("knows the Roblox classes from @rbxts/types", () => {
 		expect(classes.has("ServerScriptService")).toBe(true);
 		expect(classes.has("NotAClass")).toBe(false);
 	});
 
-	for (const file of ["default.project.json", "dist/consumers/luau/default.project.json", "dist/consumers/rbxts/default.project.json", "dist/wally/default.project.json"]) {
+	for (const file of [
+		"default.project.json",
+		"dist/consumers/luau/default.project.json",
+		"dist/consumers/rbxts/default.project.json",
+		"dist/wally/default.project.json",
+	]) {
 		it(`${file} follows Rojo's rules`, () => {
 			if (gate.readFile(file) === undefined) return;
 			expect(checkProject(gate, file, classes)).toEqual([]);
@@ -141,7 +154,10 @@ describe("the Rojo project files", () => {
 			tree: { $className: "DataModel", Bad: { $className: "NotAClass" }, Gone: { $path: "no/such/path" } },
 		});
 		const problems = checkProject(
-			{ ...gate, readFile: (path: string) => (path === "broken.project.json" ? broken : gate.readFile(path)) } as HeadlessGate,
+			{
+				...gate,
+				readFile: (path: string) => (path === "broken.project.json" ? broken : gate.readFile(path)),
+			} as HeadlessGate,
 			"broken.project.json",
 			classes,
 		);
