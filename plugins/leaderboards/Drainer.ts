@@ -4,6 +4,13 @@ import { DEADLINE_EXCEEDED, DrainerStage, NO_PROGRESS, ShutdownResult, StageCont
 /** After a window with failures, or one the request budget left empty, the drain waits this long (at most) before the next. */
 export const FAILURE_PAUSE = 0.25;
 
+// A rejection's message: Promise wraps an error raised inside it in a
+// Promise.Error whose `error` field holds what was raised.
+function messageOf(problem: unknown): string {
+	const wrapped = typeIs(problem, "table") ? (problem as { error?: unknown }).error : undefined;
+	return tostring(wrapped ?? problem);
+}
+
 /**
  * destroy(): refuses new submits, cancels the armed window, releases waiting
  * readers, joins the write in flight, then runs capped windows (the Flusher's
@@ -74,7 +81,7 @@ export class Drainer implements DrainerStage {
 				unresolved = stages.Flusher.inFlight() !== undefined;
 				problem = DEADLINE_EXCEEDED;
 			} else if (!joined.ok) {
-				problem = tostring(joined.problem);
+				problem = messageOf(joined.problem);
 			} else if (joined.value!.Attempted === 0 && joined.value!.Budget > 0) {
 				problem = left() <= 0 ? DEADLINE_EXCEEDED : NO_PROGRESS;
 			} else if ((joined.value!.Failed > 0 || joined.value!.Budget === 0) && stages.Queue.pending() > 0) {

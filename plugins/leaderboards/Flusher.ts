@@ -52,10 +52,21 @@ export class Flusher implements FlusherStage {
 	}
 
 	runWindow(drain?: DrainLimits): WindowSummary {
+		if (drain) return this.window(drain);
+		this.running = true;
+		// A window that errors (a custom backend's budget() throwing) must not wedge the loop.
+		try {
+			return this.window();
+		} finally {
+			this.running = false;
+			if (this.context.stages.Queue.pending() > 0) this.arm();
+		}
+	}
+
+	private window(drain?: DrainLimits): WindowSummary {
 		const { settings, stages, kernel } = this.context;
 		const names = settings.boardNames;
 		const boardCount = names.size();
-		if (!drain) this.running = true;
 		const budget = this.budget();
 		// One attempt per key: a board gives at most what it had queued now.
 		const allowance = names.map((board) => stages.Queue.pendingOn(board));
@@ -81,10 +92,6 @@ export class Flusher implements FlusherStage {
 			index = (index + 1) % boardCount;
 		}
 		const summary: WindowSummary = { Attempted: attempted, Written: written, Failed: failed, Budget: budget };
-		if (!drain) {
-			this.running = false;
-			if (stages.Queue.pending() > 0) this.arm();
-		}
 		kernel.Bus.publish(Topics.Flushed, summary);
 		return summary;
 	}

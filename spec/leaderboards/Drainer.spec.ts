@@ -167,6 +167,18 @@ describe("destroy()", () => {
 		expect(result.Error).toBe(DEADLINE_EXCEEDED);
 	});
 
+	it("a flush error ends the drain with its message", () => {
+		const memory = new MemoryBackend();
+		const backend = {
+			...memory.asSetBackend(),
+			budget: (): number => error("budget service down", 0),
+		};
+		const { boards } = queued(2, memory, { Backend: backend });
+		const [complete, result] = boards.destroy();
+		expect(complete).toBe(false);
+		expect(result).toEqual({ Complete: false, Remaining: 2, InFlight: 0, Failed: 0, Error: "budget service down" });
+	});
+
 	it("ShutdownSeconds = 0 drains nothing", () => {
 		const { boards, backend } = queued(2, new MemoryBackend(), { ShutdownSeconds: 0 });
 		const [complete, result] = boards.destroy();

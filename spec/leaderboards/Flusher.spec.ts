@@ -231,6 +231,32 @@ describe("flush windows", () => {
 			expect(backend.writes.size()).toBe(3);
 		});
 
+		it("a window whose budget() errors does not wedge the loop: later windows still run", () => {
+			const memory = new MemoryBackend();
+			let broken = true;
+			const backend = {
+				...memory.asSetBackend(),
+				budget: () => {
+					if (broken) error("budget service down");
+					return 30;
+				},
+			};
+			const { boards, kernel } = boardsWith({
+				backend: memory,
+				Backend: backend,
+				SkipLoop: false,
+				FlushSeconds: 15,
+			});
+			boards.submit("Kills", "a", 1);
+			task.wait(16); // the first window errors (reported on its thread)
+			expect(memory.writes.size()).toBe(0);
+			expect(kernel.Scheduler.pending()).toBe(1);
+			broken = false;
+			task.wait(15);
+			expect(memory.get("Kills", "a")).toBe(1);
+			expect(boards.flushNow()).toBeDefined();
+		});
+
 		it("SkipLoop never arms a window", () => {
 			const { boards, kernel } = boardsWith({ SkipLoop: true });
 			boards.submit("Kills", "a", 1);
