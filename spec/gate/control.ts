@@ -83,6 +83,8 @@ export interface GateServer {
 	close: () => LuaTuple<[boolean, number]>;
 	/** Requires a ModuleScript of this server, in this server's environment. */
 	require: (module: ModuleScript) => unknown;
+	/** Runs a Script of this server the way a server starts one (on its own thread); returns the thread. */
+	runScript: (script: Script) => thread;
 	/** This server's current request budget of one type ("OrderedWrite", ...). */
 	budget: (kind: string) => number;
 }
