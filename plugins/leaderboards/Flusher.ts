@@ -1,4 +1,4 @@
-import { Deadline, Logger, Priority } from "../../kernel";
+import { Logger, Priority, sleep } from "../../kernel";
 import { DrainLimits, FlusherStage, PendingWrite, StageContext, Topics, WindowSummary, updaterFor } from "./types";
 
 const log = Logger.scope("Leaderboards");
@@ -17,7 +17,8 @@ const log = Logger.scope("Leaderboards");
  */
 export class Flusher implements FlusherStage {
 	readonly Name = "Leaderboards.Flusher";
-	private deadline?: Deadline;
+	// The armed window: a cancellable Promise on a Background Scheduler deadline.
+	private armedWindow?: Promise<void>;
 	private running = false;
 	private disarmed = false;
 	private lastBoard = -1;
@@ -29,7 +30,7 @@ export class Flusher implements FlusherStage {
 	}
 
 	armed(): boolean {
-		return this.deadline !== undefined;
+		return this.armedWindow !== undefined;
 	}
 
 	flushNow(): WindowSummary | undefined {
@@ -39,8 +40,8 @@ export class Flusher implements FlusherStage {
 
 	disarm() {
 		this.disarmed = true;
-		this.deadline?.cancel();
-		this.deadline = undefined;
+		this.armedWindow?.cancel();
+		this.armedWindow = undefined;
 	}
 
 	inFlight(): Promise<boolean> | undefined {
@@ -105,15 +106,12 @@ export class Flusher implements FlusherStage {
 	}
 
 	private arm() {
-		if (this.context.settings.skipLoop || this.disarmed || this.deadline || this.running) return;
-		this.deadline = this.context.kernel.Scheduler.after(
-			this.context.settings.FlushSeconds,
-			Priority.Background,
-			() => {
-				this.deadline = undefined;
-				task.spawn(() => this.flushNow());
-			},
-		);
+		const { settings, kernel } = this.context;
+		if (settings.skipLoop || this.disarmed || this.armedWindow || this.running) return;
+		this.armedWindow = sleep(kernel.Scheduler, settings.FlushSeconds, Priority.Background).andThen(() => {
+			this.armedWindow = undefined;
+			task.spawn(() => this.flushNow());
+		});
 	}
 
 	// One write, on its own thread as a Promise the Drainer can join. Yields.
