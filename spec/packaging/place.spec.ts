@@ -15,6 +15,20 @@ describeGate("the place default.project.json opens", () => {
 		expect(scripts.WaitForChild("Services").WaitForChild("BoardService").ClassName).toBe("ModuleScript");
 	});
 
+	it("holds the summary SpecGate prints, counting a spec file that failed to run as failed", () => {
+		const server = gate!.newServer();
+		const module = server.game
+			.GetService("ServerScriptService")
+			.WaitForChild("Leaderboards")
+			.WaitForChild("spec")
+			.WaitForChild("gate")
+			.WaitForChild("summary") as ModuleScript;
+		const summarize = server.require(module) as (results: object) => LuaTuple<[string, number, number]>;
+		const counts = { numPassedTests: 5, numFailedTests: 1, numRuntimeErrorTestSuites: 1, numPendingTests: 2 };
+		expect(summarize(counts)[0]).toBe("5 passed, 2 failed, 2 skipped");
+		expect(summarize({ ...counts, numPendingTests: 0 })[0]).toBe("5 passed, 2 failed");
+	});
+
 	it("its Boot Script starts the kernel with the BoardService, and the server then closes cleanly", () => {
 		const server = gate!.newServer();
 		const errors = new Array<string>();
