@@ -165,7 +165,7 @@ export function simulate(gate: HeadlessGate, config: SimulationConfig, onFrame?:
 			failed += stats.Failed;
 			droppedCount += stats.Dropped;
 		}
-		const users = gate.users.stats();
+		const lookups = gate.users.stats();
 		return {
 			minute: second / 60,
 			submits,
@@ -175,8 +175,8 @@ export function simulate(gate: HeadlessGate, config: SimulationConfig, onFrame?:
 			budgetUsed: writeBudget > 0 ? gate.dataStore.calls("UpdateAsync") / writeBudget : 0,
 			topCalls,
 			backendReads: gate.dataStore.calls("GetSortedAsync") + gate.dataStore.calls("AdvanceToNextPageAsync"),
-			namesCalls: users.calls,
-			namesResults: users.results,
+			namesCalls: lookups.calls,
+			namesResults: lookups.results,
 			online: online.size(),
 		};
 	};

@@ -17,9 +17,10 @@ function messageOf(problem: unknown): string {
  * own) until the queue is empty or ShutdownSeconds have passed. Drains never
  * drop a value. A window the request budget left empty waits for the budget to
  * refill (it is spent on the same deadline); a window that had budget and still
- * attempted nothing is no progress, and the drain stops. Every caller shares one drain and one frozen result; cancelling
- * a caller does not cancel the drain. A backend that calls destroy() from inside
- * its own write gets a pending result at once instead of waiting on itself.
+ * attempted nothing is no progress, and the drain stops. Every caller shares
+ * one drain and one frozen result; cancelling a caller does not cancel the
+ * drain. A backend that calls destroy() from inside its own write gets a
+ * pending result at once instead of waiting on itself.
  */
 export class Drainer implements DrainerStage {
 	readonly Name = "Leaderboards.Drainer";

@@ -129,7 +129,7 @@ export class Queue implements QueueStage {
 		if (!queue) return false;
 		const failures = write.Failures + 1;
 		if (!draining && failures >= this.context.settings.MaxWriteAttempts) {
-			this.context.stats.Dropped += 1;
+			this.stats.Dropped += 1;
 			log.warn(
 				`dropped ${write.Board} ${write.Key} = ${write.Value} after ${failures} failed write windows (MaxWriteAttempts)`,
 			);

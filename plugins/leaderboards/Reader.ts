@@ -16,8 +16,9 @@ interface Flight {
 }
 
 function copyOf(entries: ReadonlyArray<Entry>, count: number): Entry[] {
-	const result = new Array<Entry>(math.min(count, entries.size()));
-	for (let i = 0; i < math.min(count, entries.size()); i++) {
+	const size = math.min(count, entries.size());
+	const result = new Array<Entry>(size);
+	for (let i = 0; i < size; i++) {
 		const entry = entries[i];
 		result.push({ Key: entry.Key, Value: entry.Value, Rank: entry.Rank });
 	}
