@@ -41,6 +41,20 @@ export function join<T>(scheduler: Scheduler, inFlight: Promise<T>, seconds: num
 	});
 }
 
+/**
+ * Runs work on its own thread and waits at most `seconds` for it: the deadline
+ * every yielding call to a store or engine service gets, so nothing waits
+ * forever. Yields. Work past the deadline is not stopped (a write may still
+ * land); its late result is thrown away. An error work raises comes back as
+ * { settled: true, ok: false, problem }.
+ */
+export function within<T>(scheduler: Scheduler, seconds: number, work: () => T): Joined<T> {
+	const running = new Promise<T>((resolve) => resolve(work()));
+	// A late rejection has no one waiting for it: not an unhandled one.
+	running.catch(() => {});
+	return join(scheduler, running, seconds).expect();
+}
+
 // A settled Promise's outcome; awaitStatus does not yield once it has settled.
 function settledOf<T>(settled: Promise<T>): Joined<T> {
 	const [status, value] = settled.awaitStatus();

@@ -1,5 +1,5 @@
 export { Bus, BusConnection, BusHandler } from "./Bus";
-export { Joined, join, sleep } from "./cancellation";
+export { Joined, join, sleep, within } from "./cancellation";
 export { DEFAULT_CLOSE_BUDGET, Kernel, KernelOptions, Service, StopResult } from "./Kernel";
 export { LogLevel, LogRecord, LogSink, Logger, ScopedLogger, outputSink } from "./Logger";
 export { SingleFlight } from "./SingleFlight";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@rbxts/jest-globals";
-import { Priority, Scheduler, join, sleep } from "../../kernel";
+import { Priority, Scheduler, join, sleep, within } from "../../kernel";
 
 describe("cancellation helpers", () => {
 	it("sleep resolves after the seconds on the Scheduler", () => {
@@ -49,5 +49,32 @@ describe("cancellation helpers", () => {
 		const joined = join(scheduler, write, 5).expect();
 		expect(joined.settled).toBe(true);
 		expect(joined.ok).toBe(false);
+	});
+
+	it("within returns what work returned when it finishes in time", () => {
+		const scheduler = new Scheduler();
+		const result = within(scheduler, 5, () => {
+			task.wait(1);
+			return "read";
+		});
+		expect(result).toEqual({ settled: true, ok: true, value: "read" });
+		expect(scheduler.pending()).toBe(0);
+	});
+
+	it("within reports an error work raised as settled and not ok", () => {
+		const scheduler = new Scheduler();
+		const result = within(scheduler, 5, () => error("store exploded", 0));
+		expect(result.settled).toBe(true);
+		expect(result.ok).toBe(false);
+		expect(tostring((result.problem as { error?: unknown }).error ?? result.problem)).toContain("store exploded");
+	});
+
+	it("within gives up on work that never returns at the deadline", () => {
+		const scheduler = new Scheduler();
+		const started = os.clock();
+		const result = within(scheduler, 3, () => coroutine.yield());
+		expect(result.settled).toBe(false);
+		expect(os.clock() - started).toBeCloseTo(3, 1);
+		expect(scheduler.pending()).toBe(0);
 	});
 });

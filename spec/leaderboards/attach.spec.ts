@@ -45,6 +45,7 @@ describe("attach", () => {
 		expect(attachWith({ ShutdownSeconds: -1 })).toThrow(
 			"options.ShutdownSeconds must be finite and not negative (got -1)",
 		);
+		expect(attachWith({ RequestSeconds: 0 })).toThrow("options.RequestSeconds must be a positive number (got 0)");
 		expect(attachWith({ FlushSecond: 3 } as object)).toThrow("options.FlushSecond is not an option");
 	});
 

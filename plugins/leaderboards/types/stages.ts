@@ -23,6 +23,8 @@ export interface LeaderboardOptions {
 	MaxWriteAttempts?: number;
 	/** Total destroy() drain deadline, including the write in flight. Finite, not negative; 0 drains nothing. Default 10. */
 	ShutdownSeconds?: number;
+	/** Deadline of every backend and engine call; a write past it counts as failed and is retried. Default 10. */
+	RequestSeconds?: number;
 	/** Default: OrderedDataStores. */
 	Backend?: Backend;
 	/** OrderedDataStore name prefix (default backend only). Default "CKBoard_". */
@@ -57,6 +59,7 @@ export interface Settings {
 	readonly WritesPerFlush: number;
 	readonly MaxWriteAttempts: number;
 	readonly ShutdownSeconds: number;
+	readonly RequestSeconds: number;
 	readonly backend: Backend;
 	readonly clock: () => number;
 	readonly skipLoop: boolean;
