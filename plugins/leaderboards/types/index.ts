@@ -1,3 +1,4 @@
 export * from "./public";
 export * from "./rules";
 export * from "./stages";
+export * from "./periods";

@@ -42,12 +42,19 @@ export function refuseKey(key: string, maxKeyLength?: number): string | undefine
 	return undefined;
 }
 
+/** A sum that would leave ±2^53 stops there: a double counts exactly only that far. */
+export function sumOf(a: number, b: number): number {
+	return math.clamp(a + b, -MAX_EXACT_INTEGER, MAX_EXACT_INTEGER);
+}
+
 /**
- * Which of two pending values for one key to keep: the better on a keep-best
- * board (smaller when ascending), else the newer (`incoming`). Ties keep the
- * incoming value. This is the one place the keep-best comparison is written.
+ * Which of two pending values for one key to keep: their sum on a sum board,
+ * the better on a keep-best board (smaller when ascending), else the newer
+ * (`incoming`). Ties keep the incoming value. This is the one place the three
+ * merge rules are written.
  */
-export function keepOf(held: number, incoming: number, keepBest: boolean, ascending: boolean): number {
+export function keepOf(held: number, incoming: number, keepBest: boolean, ascending: boolean, sum = false): number {
+	if (sum) return sumOf(held, incoming);
 	if (!keepBest) return incoming;
 	return (ascending ? held < incoming : held > incoming) ? held : incoming;
 }
@@ -57,9 +64,14 @@ export function isBetter(candidate: number, current: number, ascending: boolean)
 	return candidate !== current && keepOf(current, candidate, true, ascending) === candidate;
 }
 
-/** The UpdateAsync-shaped updater for a write: nil (no write) when the stored value is already as good. */
-export function updaterFor(value: number, keepBest: boolean, ascending: boolean) {
+/**
+ * The UpdateAsync-shaped updater for a write: the stored total plus the value
+ * on a sum board (pure, so a transform that runs again adds once), else the
+ * value, or nil (no write) when the stored value is already as good.
+ */
+export function updaterFor(value: number, keepBest: boolean, ascending: boolean, sum = false) {
 	return (stored: number | undefined): number | undefined => {
+		if (sum) return sumOf(stored ?? 0, value);
 		if (keepBest && stored !== undefined && !isBetter(value, stored, ascending)) return undefined;
 		return value;
 	};
