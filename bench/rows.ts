@@ -6,7 +6,8 @@ import { BenchRow, formatNumber, medianSeconds } from "./measure";
 import { NaiveLeaderboard } from "./naive";
 
 // Each row measures this project and the naive baseline in the same run, on the
-// gate's emulated engine (virtual time for the simulated parts, wall time for CPU).
+// gate's emulated engine (virtual time for the simulated parts, wall time for CPU),
+// every backend request at the gate's realistic latency.
 
 function boardsOf(options: Partial<LeaderboardOptions> = {}): Leaderboards {
 	return attach(new Kernel({ bindToClose: false }), {
@@ -17,6 +18,12 @@ function boardsOf(options: Partial<LeaderboardOptions> = {}): Leaderboards {
 
 /** A backend that answers at once: what CPU rows measure against. */
 const instant: Backend = { integers: true, maxKeyLength: 50, set: () => true, sorted: () => [] };
+
+/** A fresh gate whose requests take as long as on a published game (spec/gate/README.md, "Request latency"). */
+function fresh(gate: HeadlessGate) {
+	gate.reset();
+	gate.latency.use("realistic");
+}
 
 function percent(value: number): string {
 	return string.format("%.1f%%", value * 100);
@@ -90,7 +97,7 @@ export function writeAmplificationRow(
 	size: { submits: number; players: number; minutes: number },
 ): BenchRow {
 	const trace = burst(size.submits, size.players, size.minutes);
-	gate.reset();
+	fresh(gate);
 	joinPlayers(gate, size.players);
 	const boards = boardsOf();
 	replay(trace, (s) => boards.submit(s.board, s.key, s.value));
@@ -105,7 +112,7 @@ export function writeAmplificationRow(
 		if (gate.dataStore.snapshot(`CKBoard_${board}`).get(key) === value) stored += 1;
 	}
 
-	gate.reset();
+	fresh(gate);
 	joinPlayers(gate, size.players);
 	const naive = new NaiveLeaderboard();
 	replay(trace, (s) => naive.submit(s.board, s.key, s.value, s.board === "BestTime"));
@@ -121,7 +128,7 @@ export function writeAmplificationRow(
 
 /** 2. Budget use under backlog: writes issued over the write budget the server had. */
 export function budgetRow(gate: HeadlessGate, size: { keys: number; players: number; minutes: number }): BenchRow {
-	gate.reset();
+	fresh(gate);
 	joinPlayers(gate, size.players);
 	const boards = boardsOf({ ShutdownSeconds: 0 });
 	for (let i = 1; i <= size.keys; i++) boards.submit("Kills", `k${i}`, i);
@@ -137,12 +144,12 @@ export function budgetRow(gate: HeadlessGate, size: { keys: number; players: num
 	boards.destroy(); // stops its windows (ShutdownSeconds 0: drains nothing)
 	const throttled = gate.dataStore.throttled();
 
-	gate.reset();
+	fresh(gate);
 	boardsOf();
 	task.wait(size.minutes * 60);
 	const idle = gate.dataStore.calls();
 
-	gate.reset();
+	fresh(gate);
 	joinPlayers(gate, size.players);
 	const naive = new NaiveLeaderboard();
 	for (let i = 1; i <= size.keys; i++) naive.submit("Kills", `k${i}`, i);
@@ -158,7 +165,7 @@ export function budgetRow(gate: HeadlessGate, size: { keys: number; players: num
 
 /** 3. Read fan-out: concurrent top() callers within one cache window. */
 export function readFanOutRow(gate: HeadlessGate, callers: number): BenchRow {
-	gate.reset();
+	fresh(gate);
 	DataStoreService.SetRateLimitForRequestType(Enum.DataStoreRequestType.OrderedWrite, 10_000, 0);
 	for (const prefix of ["CKBoard_", "Naive_"]) {
 		const store = DataStoreService.GetOrderedDataStore(`${prefix}Kills`);
@@ -254,7 +261,7 @@ export function windowCostRow(small: number, large: number): BenchRow {
 
 /** 6. Drain: keys destroy() writes within ShutdownSeconds, against the most the budget allows. */
 export function drainRow(gate: HeadlessGate, size: { keys: number; players: number }): BenchRow {
-	gate.reset();
+	fresh(gate);
 	joinPlayers(gate, size.players);
 	const boards = boardsOf({ SkipLoop: true });
 	for (let i = 1; i <= size.keys; i++) boards.submit("Kills", `k${i}`, i);
@@ -273,7 +280,7 @@ export function drainRow(gate: HeadlessGate, size: { keys: number; players: numb
 
 /** 7. names(): UserService calls for many renders of the same top 100. */
 export function namesRow(gate: HeadlessGate, renders: number): BenchRow {
-	gate.reset();
+	fresh(gate);
 	const ids = new Array<number>();
 	for (let id = 1; id <= 100; id++) {
 		gate.users.register(id, `user${id}`);

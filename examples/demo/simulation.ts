@@ -94,11 +94,14 @@ const UI_REFRESH_SECONDS = 10;
  * unchanged); players joining and leaving, scoring kills and finishing runs on
  * the virtual clock; every player's UI reading the top 10 every 10 s. Then
  * every server closes through the kernel close path, and the stores are checked
- * against an independent model of what was submitted.
+ * against an independent model of what was submitted. Every backend request
+ * takes the gate's realistic latency, seeded by the run's seed.
  */
 export function simulate(gate: HeadlessGate, config: SimulationConfig, onFrame?: (frame: Frame) => void): Summary {
 	const random = new Random(config.seed);
 	gate.reset();
+	// Requests take as long as on a published game (spec/gate/README.md, "Request latency").
+	gate.latency.use("realistic", config.seed);
 	if (config.failRate > 0) {
 		for (const method of ["UpdateAsync", "GetSortedAsync", "BatchGetAsync"])
 			gate.dataStore.fault({ method, rate: config.failRate, seed: config.seed + method.size() });

@@ -19,6 +19,20 @@ export interface FaultRule {
 	landed?: boolean;
 }
 
+/**
+ * A request latency distribution in seconds: log-normal from its median and 99th
+ * percentile (a long tail), or always `fixed` (0 is one frame). Every latency
+ * rounds up to whole frames of 1/64 s.
+ */
+export type LatencyDistribution = { median: number; p99: number } | { fixed: number };
+
+/**
+ * Distributions by "Service.Method" (for example "DataStore.UpdateAsync") or by
+ * "Service" ("DataStore", "UserService", "MemoryStore", "Friends"); a request with
+ * neither takes one frame.
+ */
+export type LatencyProfile = { [key: string]: LatencyDistribution };
+
 export interface HeadlessGate {
 	/** Virtual seconds since the gate started. */
 	now: () => number;
@@ -47,11 +61,24 @@ export interface HeadlessGate {
 		reset: () => void;
 		fault: (rule: FaultRule) => void;
 		clearFaults: () => void;
+		/** Shorthand for `latency.use({ DataStore: { fixed: seconds } })`. */
 		setLatency: (seconds: number) => void;
 		snapshot: (name: string, scope?: string) => Map<string, number>;
 		calls: (method?: string) => number;
 		throttled: () => number;
 		budget: (kind: string) => number;
+	};
+	/** How long every emulated request takes (spec/gate/README.md, "Request latency"). */
+	latency: {
+		/**
+		 * Chooses the profile: "frame" (the default: every request takes one frame),
+		 * "realistic" (the published figures), or your own. Draws are seeded by `seed`
+		 * (default 1): the same seed and the same requests give the same latencies.
+		 * gate.reset() goes back to "frame".
+		 */
+		use: (profile: "frame" | "realistic" | LatencyProfile, seed?: number) => void;
+		/** The active profile: its name ("custom" for your own) and distributions. */
+		profile: () => { name: string; distributions: LatencyProfile };
 	};
 	players: {
 		join: (info: { UserId: number; Name?: string; DisplayName?: string }) => Player;
@@ -68,7 +95,7 @@ export interface HeadlessGate {
 	/** Runs every BindToClose callback in parallel within 30 s: (all finished, seconds taken). */
 	closeServer: () => LuaTuple<[boolean, number]>;
 	resetClose: () => void;
-	/** A fresh server: stores, budgets, faults, players, users and close callbacks cleared. */
+	/** A fresh server: stores, budgets, faults, players, users and close callbacks cleared; latency back to one frame. */
 	reset: () => void;
 	/** The gate's own require (jest replaces `require` inside specs). */
 	require: (module: ModuleScript) => unknown;
