@@ -13,14 +13,16 @@ function messageOf(problem: unknown): string {
 
 /**
  * destroy(): refuses new submits, cancels the armed window, releases waiting
- * readers, joins the write in flight, then runs capped windows (the Flusher's
- * own) until the queue is empty or ShutdownSeconds have passed. Drains never
- * drop a value. A window the request budget left empty waits for the budget to
- * refill (it is spent on the same deadline); a window that had budget and still
- * attempted nothing is no progress, and the drain stops. Every caller shares
- * one drain and one frozen result; cancelling a caller does not cancel the
- * drain. A backend that calls destroy() from inside its own write gets a
- * pending result at once instead of waiting on itself.
+ * readers, joins every write in flight, then runs capped windows (the
+ * Flusher's own) until the queue is empty or ShutdownSeconds have passed. No
+ * write starts at or after that deadline; a write still unresolved then (in
+ * flight, or past RequestSeconds and not returned) may land later and counts in
+ * InFlight. Drains never drop a value. A window the request budget left empty
+ * waits for the budget to refill (it is spent on the same deadline); a window
+ * that had budget and wrote nothing is no progress, and the drain stops. Every
+ * caller shares one drain and one frozen result; cancelling a caller does not
+ * cancel the drain. A backend that calls destroy() from inside one of its
+ * writes gets a pending result at once instead of waiting on itself.
  */
 export class Drainer implements DrainerStage {
 	readonly Name = "Leaderboards.Drainer";
@@ -41,11 +43,11 @@ export class Drainer implements DrainerStage {
 			kernel.Bus.publish(Topics.Draining);
 			this.drain = new SingleFlight(() => this.run());
 		}
-		if (!this.drain.settled() && coroutine.running() === stages.Flusher.writingThread()) {
+		if (!this.drain.settled() && stages.Flusher.isWriting(coroutine.running())) {
 			const pending: ShutdownResult = table.freeze({
 				Complete: false,
-				Remaining: stages.Queue.pending() + 1,
-				InFlight: 1,
+				Remaining: stages.Queue.pending() + stages.Flusher.inFlight(),
+				InFlight: stages.Flusher.unresolved(),
 				Failed: 0,
 			});
 			return $tuple(false, pending);
@@ -61,13 +63,9 @@ export class Drainer implements DrainerStage {
 		const left = () => math.max(0, deadline - scheduler.now());
 		const failedBefore = stats.Failed;
 		let problem: string | undefined;
-		let unresolved = false;
 
-		const writing = stages.Flusher.inFlight();
-		if (writing && !join(scheduler, writing, left()).expect().settled) {
-			unresolved = true;
+		if (stages.Flusher.inFlight() > 0 && !join(scheduler, stages.Flusher.landed(), left()).expect().settled)
 			problem = DEADLINE_EXCEEDED;
-		}
 		while (problem === undefined && stages.Queue.pending() > 0) {
 			if (left() <= 0) {
 				problem = DEADLINE_EXCEEDED;
@@ -79,20 +77,20 @@ export class Drainer implements DrainerStage {
 			);
 			const joined = join(scheduler, window, left()).expect();
 			if (!joined.settled) {
-				unresolved = stages.Flusher.inFlight() !== undefined;
 				problem = DEADLINE_EXCEEDED;
 			} else if (!joined.ok) {
 				problem = messageOf(joined.problem);
-			} else if (joined.value!.Attempted === 0 && joined.value!.Budget > 0) {
+			} else if (joined.value!.Budget > 0 && joined.value!.Written === 0) {
 				problem = left() <= 0 ? DEADLINE_EXCEEDED : NO_PROGRESS;
 			} else if ((joined.value!.Failed > 0 || joined.value!.Budget === 0) && stages.Queue.pending() > 0) {
 				sleep(scheduler, math.min(FAILURE_PAUSE, left())).await();
 			}
 		}
-		const inFlight = unresolved ? 1 : 0;
-		const remaining = stages.Queue.pending() + inFlight;
+		// A write past RequestSeconds has its value back in the queue: counted once in Remaining.
+		const inFlight = stages.Flusher.unresolved();
+		const remaining = stages.Queue.pending() + stages.Flusher.inFlight();
 		const result: ShutdownResult = table.freeze({
-			Complete: remaining === 0 && problem === undefined,
+			Complete: remaining === 0 && inFlight === 0 && problem === undefined,
 			Remaining: remaining,
 			InFlight: inFlight,
 			Failed: stats.Failed - failedBefore,

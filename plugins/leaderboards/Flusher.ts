@@ -1,19 +1,35 @@
-import { Logger, Priority, sleep } from "../../kernel";
+import { Logger, Priority, sleep, within } from "../../kernel";
 import { DrainLimits, FlusherStage, PendingWrite, StageContext, Topics, WindowSummary, updaterFor } from "./types";
 
 const log = Logger.scope("Leaderboards");
 
+/** Under a backlog the request budget held back, the next window comes this long (at most FlushSeconds) after the last. */
+export const REFILL_SECONDS = 1;
+
+// A write whose backend call has not returned. `thread` runs the call: a backend
+// that calls destroy() from it must not wait on itself.
+interface Flight {
+	thread?: thread;
+}
+
 /**
  * Flush windows. The first pending submit arms one Background deadline
  * FlushSeconds later; it fires a window on its own thread, off the scheduler
- * step, because writes yield; a window re-arms only while work remains, so an
- * idle server runs none.
+ * step, because writes yield. After a window, work left behind (more than the
+ * window could take, and nothing failed) brings the next window as soon as the
+ * budget allows: at once when WritesPerFlush was the cap, REFILL_SECONDS later
+ * when the request budget was; anything else waits FlushSeconds, so an idle
+ * server runs none and failures back off.
  *
  * A window takes min(WritesPerFlush, backend.budget()) writes and walks the
  * boards in name order, resuming after the board it wrote last, one key per
  * board per turn and one attempt per key: it takes at most the keys a board had
- * queued when it began. Each value is detached before its yielding write, so a
- * submit during the write waits for a later window. Cost: O(budget x boards).
+ * queued when it began. Up to WritesInFlight writes overlap, each key's value
+ * detached before its write (a submit during the write waits for a later
+ * window), each write on its own thread with a RequestSeconds deadline: past it
+ * the write counts as failed and its value goes back to the queue while the
+ * request may still land. The window ends when every write it started has
+ * resolved. Cost: O(budget x boards).
  */
 export class Flusher implements FlusherStage {
 	readonly Name = "Leaderboards.Flusher";
@@ -22,11 +38,19 @@ export class Flusher implements FlusherStage {
 	private running = false;
 	private disarmed = false;
 	private lastBoard = -1;
-	private writing?: Promise<boolean>;
-	private writer?: thread;
+	// Whether the last window left behind keys it had no budget for.
+	private leftBehind = false;
+	// Writes whose backend call has not returned (counted: Set.size() walks).
+	private readonly flights = new Set<Flight>();
+	private unreturned = 0;
+	// Writes in flight: started and neither returned nor past RequestSeconds.
+	private flying = 0;
+	// Resolves when `flying` drops to 0.
+	private allLanded?: Promise<void>;
+	private land?: () => void;
 
 	constructor(private readonly context: StageContext) {
-		context.kernel.Bus.subscribe(Topics.Pending, () => this.arm());
+		context.kernel.Bus.subscribe(Topics.Pending, () => this.arm(context.settings.FlushSeconds));
 	}
 
 	armed(): boolean {
@@ -44,23 +68,34 @@ export class Flusher implements FlusherStage {
 		this.armedWindow = undefined;
 	}
 
-	inFlight(): Promise<boolean> | undefined {
-		return this.writing?.getStatus() === Promise.Status.Started ? this.writing : undefined;
+	inFlight(): number {
+		return this.flying;
 	}
 
-	writingThread(): thread | undefined {
-		return this.inFlight() ? this.writer : undefined;
+	unresolved(): number {
+		return this.unreturned;
+	}
+
+	landed(): Promise<void> {
+		return this.allLanded ?? Promise.resolve();
+	}
+
+	isWriting(thread: thread): boolean {
+		for (const flight of this.flights) if (flight.thread === thread) return true;
+		return false;
 	}
 
 	runWindow(drain?: DrainLimits): WindowSummary {
 		if (drain) return this.window(drain);
 		this.running = true;
+		let summary: WindowSummary | undefined;
 		// A window that errors (a custom backend's budget() throwing) must not wedge the loop.
 		try {
-			return this.window();
+			summary = this.window();
+			return summary;
 		} finally {
 			this.running = false;
-			if (this.context.stages.Queue.pending() > 0) this.arm();
+			if (this.context.stages.Queue.pending() > 0) this.arm(this.pace(summary));
 		}
 	}
 
@@ -69,30 +104,49 @@ export class Flusher implements FlusherStage {
 		const names = settings.boardNames;
 		const boardCount = names.size();
 		const budget = this.budget();
+		const slots = math.min(settings.WritesInFlight, budget);
 		// One attempt per key: a board gives at most what it had queued now.
 		const allowance = names.map((board) => stages.Queue.pendingOn(board));
+		const tally = { written: 0, failed: 0, flying: 0 };
+		let wake: (() => void) | undefined;
+		const resolved = (ok: boolean) => {
+			if (ok) tally.written += 1;
+			else tally.failed += 1;
+			tally.flying -= 1;
+			wake?.();
+		};
 		let attempted = 0;
-		let written = 0;
-		let failed = 0;
 		let index = (this.lastBoard + 1) % boardCount;
 		let idle = 0;
-		while (attempted < budget && idle < boardCount) {
-			if (drain ? kernel.Scheduler.now() >= drain.deadline : this.disarmed) break;
-			const write = allowance[index] > 0 ? stages.Queue.take(names[index]) : undefined;
-			if (write) {
-				idle = 0;
-				allowance[index] -= 1;
-				attempted += 1;
-				this.lastBoard = index;
-				if (this.write(write, drain !== undefined)) written += 1;
-				else failed += 1;
-			} else {
-				allowance[index] = 0;
-				idle += 1;
+		for (;;) {
+			while (tally.flying < slots && attempted < budget && idle < boardCount) {
+				if (drain ? kernel.Scheduler.now() >= drain.deadline : this.disarmed) break;
+				const write = allowance[index] > 0 ? stages.Queue.take(names[index]) : undefined;
+				if (write) {
+					idle = 0;
+					allowance[index] -= 1;
+					attempted += 1;
+					tally.flying += 1;
+					this.lastBoard = index;
+					this.launch(write, drain !== undefined, resolved);
+				} else {
+					allowance[index] = 0;
+					idle += 1;
+				}
+				index = (index + 1) % boardCount;
 			}
-			index = (index + 1) % boardCount;
+			if (tally.flying === 0) break;
+			// Wait until a write resolves: its slot takes the next key.
+			new Promise<void>((resolve) => (wake = resolve)).await();
+			wake = undefined;
 		}
-		const summary: WindowSummary = { Attempted: attempted, Written: written, Failed: failed, Budget: budget };
+		this.leftBehind = allowance.some((count) => count > 0);
+		const summary: WindowSummary = {
+			Attempted: attempted,
+			Written: tally.written,
+			Failed: tally.failed,
+			Budget: budget,
+		};
 		kernel.Bus.publish(Topics.Flushed, summary);
 		return summary;
 	}
@@ -105,42 +159,71 @@ export class Flusher implements FlusherStage {
 		return math.max(0, math.floor(budget));
 	}
 
-	private arm() {
+	// Seconds to the next window after `summary`: FlushSeconds unless a backlog
+	// remains that nothing failed on; then as soon as the budget allows.
+	private pace(summary?: WindowSummary): number {
+		const { FlushSeconds, WritesPerFlush } = this.context.settings;
+		if (!summary || !this.leftBehind || summary.Failed > 0) return FlushSeconds;
+		const capped = summary.Budget > 0 && summary.Budget >= math.floor(WritesPerFlush);
+		return capped ? 0 : math.min(FlushSeconds, REFILL_SECONDS);
+	}
+
+	private arm(seconds: number) {
 		const { settings, kernel } = this.context;
 		if (settings.skipLoop || this.disarmed || this.armedWindow || this.running) return;
-		this.armedWindow = sleep(kernel.Scheduler, settings.FlushSeconds, Priority.Background).andThen(() => {
+		this.armedWindow = sleep(kernel.Scheduler, seconds, Priority.Background).andThen(() => {
 			this.armedWindow = undefined;
 			task.spawn(() => this.flushNow());
 		});
 	}
 
-	// One write, on its own thread as a Promise the Drainer can join. Yields.
-	private write(write: PendingWrite, draining: boolean): boolean {
-		const { settings, stats, stages } = this.context;
+	// Starts one write on its own thread; `resolved` hears whether it succeeded,
+	// once it returned or passed RequestSeconds.
+	private launch(write: PendingWrite, draining: boolean, resolved: (ok: boolean) => void) {
+		const { settings, stats, stages, kernel } = this.context;
 		const board = settings.boards.get(write.Board)!;
 		const backend = settings.backend;
-		// Recorded before the backend runs: a backend that calls destroy() from its
+		// Counted before the backend runs: a backend that calls destroy() from its
 		// write must find this write in flight.
-		let open!: () => void;
-		const writing = new Promise<void>((resolve) => (open = resolve)).andThen(() => {
-			this.writer = coroutine.running();
-			const [ok, result] = pcall(() =>
-				backend.submit
-					? backend.submit(write.Board, write.Key, write.Value, board.KeepBest, board.Ascending)
-					: backend.set!(write.Board, write.Key, updaterFor(write.Value, board.KeepBest, board.Ascending)),
-			);
-			if (!ok) log.debug(`write ${write.Board} ${write.Key} errored: ${result}`);
-			return ok && result === true;
+		const flight: Flight = {};
+		this.flights.add(flight);
+		this.unreturned += 1;
+		this.flying += 1;
+		if (this.flying === 1) this.allLanded = new Promise<void>((resolve) => (this.land = resolve));
+		task.spawn(() => {
+			const outcome = within(kernel.Scheduler, settings.RequestSeconds, () => {
+				flight.thread = coroutine.running();
+				const [ok, result] = pcall(() =>
+					backend.submit
+						? backend.submit(write.Board, write.Key, write.Value, board.KeepBest, board.Ascending)
+						: backend.set!(
+								write.Board,
+								write.Key,
+								updaterFor(write.Value, board.KeepBest, board.Ascending),
+							),
+				);
+				// A late return only leaves the count: its result was already given up on.
+				this.flights.delete(flight);
+				this.unreturned -= 1;
+				if (!ok) log.debug(`write ${write.Board} ${write.Key} errored: ${result}`);
+				return ok && result === true;
+			});
+			if (!outcome.settled)
+				log.debug(`write ${write.Board} ${write.Key} passed RequestSeconds: counted failed, retried`);
+			const succeeded = outcome.value === true;
+			// The value is back in the queue before the write stops counting as in
+			// flight, so a drain never sees it in neither.
+			try {
+				if (succeeded) stats.Written += 1;
+				else {
+					stats.Failed += 1;
+					stages.Queue.restore(write, draining);
+				}
+			} finally {
+				this.flying -= 1;
+				if (this.flying === 0) this.land?.();
+				resolved(succeeded);
+			}
 		});
-		this.writing = writing;
-		open();
-		const [, succeeded] = writing.await();
-		if (succeeded === true) {
-			stats.Written += 1;
-			return true;
-		}
-		stats.Failed += 1;
-		stages.Queue.restore(write, draining);
-		return false;
 	}
 }

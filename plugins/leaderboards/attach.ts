@@ -54,7 +54,7 @@ export class Leaderboards implements Service {
 		return this.stages.Flusher.flushNow();
 	}
 
-	/** Refuses new submits, releases waiting readers, joins the write in flight and drains. Yields. */
+	/** Refuses new submits, releases waiting readers, joins every write in flight and drains. Yields. */
 	destroy(): LuaTuple<[boolean, ShutdownResult]> {
 		return this.stages.Drainer.destroy();
 	}

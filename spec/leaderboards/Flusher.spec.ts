@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "@rbxts/jest-globals";
 import { Kernel, Priority } from "../../kernel";
-import { Topics, WindowSummary, attach } from "../../plugins/leaderboards";
+import { FlusherStage, REFILL_SECONDS, Topics, WindowSummary, attach } from "../../plugins/leaderboards";
 import { headlessGate } from "../gate/control";
 import { captureLogs } from "../kernel/doubles";
 import { MemoryBackend, boardsWith } from "./doubles";
@@ -192,6 +192,103 @@ describe("flush windows", () => {
 		});
 	});
 
+	describe("writes in flight", () => {
+		it("keeps up to WritesInFlight writes in flight, each on its own thread", () => {
+			const backend = new MemoryBackend();
+			backend.writeSeconds = 1;
+			const { boards } = boardsWith({ backend, WritesInFlight: 4 });
+			for (let i = 1; i <= 10; i++) boards.submit("Kills", `k${i}`, i);
+			const started = os.clock();
+			const window = boards._flush();
+			expect(window).toEqual({ Attempted: 10, Written: 10, Failed: 0, Budget: 30 });
+			expect(backend.mostWriting).toBe(4);
+			// Three rounds of overlapping writes, not ten one after another.
+			expect(os.clock() - started).toBeCloseTo(3, 1);
+			expect(new Set(backend.writes.map((w) => w.thread)).size()).toBe(10);
+		});
+
+		it("never more in flight than the window's budget", () => {
+			const backend = new MemoryBackend();
+			backend.writeSeconds = 1;
+			backend.budgetValue = 3;
+			const { boards } = boardsWith({ backend, WritesInFlight: 8 });
+			for (let i = 1; i <= 10; i++) boards.submit("Kills", `k${i}`, i);
+			expect(boards._flush().Attempted).toBe(3);
+			expect(backend.mostWriting).toBe(3);
+		});
+
+		it("a submit for a key whose write is in flight waits for a later window: never two writes for one key", () => {
+			const backend = new MemoryBackend();
+			backend.writeSeconds = 1;
+			const { boards } = boardsWith({ backend, Boards: { Level: { KeepBest: false } } });
+			for (const key of ["a", "b", "c"]) boards.submit("Level", key, 10);
+			task.delay(0.5, () => boards.submit("Level", "a", 5));
+			expect(boards._flush().Attempted).toBe(3);
+			expect(backend.writes.map((w) => w.key)).toEqual(["a", "b", "c"]);
+			expect(backend.get("Level", "a")).toBe(10);
+			expect(boards._flush().Attempted).toBe(1);
+			expect(backend.get("Level", "a")).toBe(5);
+		});
+
+		it("a failure among overlapping writes goes back merged with anything newer; the others land", () => {
+			const backend = new MemoryBackend();
+			backend.writeSeconds = 1;
+			backend.failWrites = 1;
+			const { boards } = boardsWith({ backend });
+			for (let i = 1; i <= 4; i++) boards.submit("Kills", `k${i}`, 10);
+			task.delay(0.5, () => boards.submit("Kills", "k1", 7));
+			expect(boards._flush()).toEqual({ Attempted: 4, Written: 3, Failed: 1, Budget: 30 });
+			expect(boards.Stats).toEqual({ Submitted: 5, Written: 3, Failed: 1, Dropped: 0 });
+			expect(backend.get("Kills", "k1")).toBeUndefined();
+			expect(boards._flush().Written).toBe(1);
+			expect(backend.get("Kills", "k1")).toBe(10);
+		});
+
+		it("a write past RequestSeconds counts as failed and is retried; its late return changes nothing", () => {
+			const backend = new MemoryBackend();
+			backend.slowOnce.set("a", 20);
+			const { boards } = boardsWith({ backend, RequestSeconds: 5 });
+			boards.submit("Kills", "a", 10);
+			boards.submit("Kills", "b", 3);
+			const started = os.clock();
+			expect(boards._flush()).toEqual({ Attempted: 2, Written: 1, Failed: 1, Budget: 30 });
+			expect(os.clock() - started).toBeCloseTo(5, 1);
+			boards.submit("Kills", "a", 12);
+			expect(boards._flush().Written).toBe(1);
+			expect(backend.get("Kills", "a")).toBe(12);
+			task.wait(20); // the first write lands late: keep-best keeps 12, and nothing counts it
+			expect(backend.get("Kills", "a")).toBe(12);
+			expect(boards.Stats).toEqual({ Submitted: 3, Written: 2, Failed: 1, Dropped: 0 });
+			expect(boards._flush().Attempted).toBe(0);
+		});
+
+		it("a write that never returns does not wedge the board: it fails at RequestSeconds and a later window writes it", () => {
+			const backend = new MemoryBackend();
+			backend.hangWrites = 1;
+			const { boards } = boardsWith({ backend, SkipLoop: false, FlushSeconds: 15 });
+			boards.submit("Kills", "a", 1);
+			task.wait(26); // the window at 15 s gives up on its write at 25 s
+			expect(boards.Stats.Failed).toBe(1);
+			task.wait(15);
+			expect(backend.get("Kills", "a")).toBe(1);
+			boards.submit("Kills", "b", 1);
+			expect(boards.flushNow()?.Written).toBe(1);
+		});
+
+		it("disarm stops a window from starting more writes; those in flight finish", () => {
+			const backend = new MemoryBackend();
+			backend.writeSeconds = 1;
+			const { boards, kernel } = boardsWith({ backend, WritesInFlight: 2 });
+			for (let i = 1; i <= 6; i++) boards.submit("Kills", `k${i}`, i);
+			let window: WindowSummary | undefined;
+			task.spawn(() => (window = boards.flushNow()));
+			task.wait(0.5);
+			kernel.get<FlusherStage>("Leaderboards.Flusher").disarm();
+			task.wait(2);
+			expect(window).toEqual({ Attempted: 2, Written: 2, Failed: 0, Budget: 30 });
+		});
+	});
+
 	describe("the loop", () => {
 		afterEach(() => gate?.reset());
 
@@ -213,22 +310,67 @@ describe("flush windows", () => {
 			expect(windows.size()).toBe(1);
 			expect(backend.writes.size()).toBe(3);
 			expect(backend.writes[0].thread).never.toBe(backend.writes[1].thread);
-			// The 3 s of writes did not hold the scheduler: a deadline due mid-window fired on time.
+			// The writes did not hold the scheduler: a deadline due mid-window fired on time.
 			expect(marker).toBeCloseTo(15.5, 1);
-			expect(windows[0]).toBeGreaterThanOrEqual(18);
+			expect(windows[0]).toBeGreaterThanOrEqual(16);
 		});
 
-		it("re-arms only while work remains; an idle server has no deadline pending", () => {
-			const { boards, kernel, backend } = boardsWith({ SkipLoop: false, FlushSeconds: 15, WritesPerFlush: 2 });
-			for (const key of ["a", "b", "c"]) boards.submit("Kills", key, 1);
-			task.wait(16);
-			expect(backend.writes.size()).toBe(2);
+		it("re-arms only while work remains: a submit during a window waits FlushSeconds; an idle server has no deadline pending", () => {
+			const backend = new MemoryBackend();
+			backend.writeSeconds = 1;
+			const { boards, kernel } = boardsWith({ backend, SkipLoop: false, FlushSeconds: 15 });
+			boards.submit("Kills", "a", 1);
+			task.delay(15.5, () => boards.submit("Kills", "b", 1));
+			task.wait(17);
+			expect(backend.writes.map((w) => w.key)).toEqual(["a"]);
 			expect(kernel.Scheduler.pending()).toBe(1);
-			task.wait(15);
-			expect(backend.writes.size()).toBe(3);
+			task.wait(13);
+			expect(backend.writes.size()).toBe(1);
+			task.wait(3);
+			expect(backend.writes.map((w) => w.key)).toEqual(["a", "b"]);
 			expect(kernel.Scheduler.pending()).toBe(0);
 			task.wait(60);
+			expect(backend.writes.size()).toBe(2);
+		});
+
+		it("under a backlog the next window comes at once when WritesPerFlush was the cap", () => {
+			const { boards, kernel, backend } = boardsWith({ SkipLoop: false, FlushSeconds: 15, WritesPerFlush: 2 });
+			const windows = new Array<number>();
+			kernel.Bus.subscribe(Topics.Flushed, (_, summary) => windows.push((summary as WindowSummary).Attempted));
+			for (const key of ["a", "b", "c", "d", "e"]) boards.submit("Kills", key, 1);
+			task.wait(14);
+			expect(backend.writes.size()).toBe(0);
+			task.wait(2);
+			expect(windows).toEqual([2, 2, 1]);
+			expect(backend.writes.size()).toBe(5);
+			expect(kernel.Scheduler.pending()).toBe(0);
+		});
+
+		it("under a backlog the request budget held back, the next window comes REFILL_SECONDS later", () => {
+			const backend = new MemoryBackend();
+			backend.budgetValue = 1;
+			const { boards, kernel } = boardsWith({ backend, SkipLoop: false, FlushSeconds: 15 });
+			const started = os.clock();
+			const windows = new Array<number>();
+			kernel.Bus.subscribe(Topics.Flushed, () => windows.push(math.round(os.clock() - started)));
+			for (const key of ["a", "b", "c"]) boards.submit("Kills", key, 1);
+			task.wait(20);
+			expect(windows).toEqual([15, 15 + REFILL_SECONDS, 15 + 2 * REFILL_SECONDS]);
 			expect(backend.writes.size()).toBe(3);
+		});
+
+		it("a window with failures waits FlushSeconds even under a backlog: MaxWriteAttempts still counts slow windows", () => {
+			const backend = new MemoryBackend();
+			backend.failWrites = 1;
+			const { boards } = boardsWith({ backend, SkipLoop: false, FlushSeconds: 15, WritesPerFlush: 1 });
+			for (const key of ["a", "b", "c"]) boards.submit("Kills", key, 1);
+			task.wait(16);
+			expect(backend.writes.size()).toBe(1);
+			expect(boards.Stats.Failed).toBe(1);
+			task.wait(14);
+			expect(backend.writes.size()).toBe(1);
+			task.wait(2);
+			expect(backend.writes.map((w) => w.key)).toEqual(["a", "b", "c", "a"]);
 		});
 
 		it("a window whose budget() errors does not wedge the loop: later windows still run", () => {

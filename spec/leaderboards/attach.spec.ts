@@ -140,10 +140,16 @@ describe("attach", () => {
 				},
 				disarm() {},
 				inFlight() {
-					return undefined;
+					return 0;
 				},
-				writingThread() {
-					return undefined;
+				unresolved() {
+					return 0;
+				},
+				landed() {
+					return Promise.resolve();
+				},
+				isWriting() {
+					return false;
 				},
 				armed() {
 					return false;

@@ -10,6 +10,8 @@ export class MemoryBackend {
 	scoresCalls = 0;
 	/** Seconds each write yields before it lands. */
 	writeSeconds = 0;
+	/** The next write of each key here yields these seconds instead of writeSeconds (once). */
+	readonly slowOnce = new Map<string, number>();
 	/** Seconds each sorted read yields. */
 	readSeconds = 0;
 	/** The next N writes return false. */
@@ -26,6 +28,9 @@ export class MemoryBackend {
 	budgetValue?: number;
 	/** Called inside each write, before it lands (a backend that calls destroy() from its write). */
 	duringWrite?: () => void;
+	/** Writes that have started and not returned, and the most there ever were at once. */
+	writing = 0;
+	mostWriting = 0;
 
 	storeOf(board: string) {
 		let store = this.stored.get(board);
@@ -42,12 +47,17 @@ export class MemoryBackend {
 
 	private attempt(board: string, key: string, value: number): boolean {
 		this.writes.push({ board, key, value, thread: coroutine.running() });
+		this.writing += 1;
+		this.mostWriting = math.max(this.mostWriting, this.writing);
 		this.duringWrite?.();
-		if (this.writeSeconds > 0) task.wait(this.writeSeconds);
+		const seconds = this.slowOnce.get(key) ?? this.writeSeconds;
+		this.slowOnce.delete(key);
+		if (seconds > 0) task.wait(seconds);
 		if (this.hangWrites > 0) {
 			this.hangWrites -= 1;
 			coroutine.yield();
 		}
+		this.writing -= 1;
 		if (this.throwWrites > 0) {
 			this.throwWrites -= 1;
 			error("backend exploded");

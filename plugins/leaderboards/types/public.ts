@@ -66,9 +66,9 @@ export interface Stats {
 export interface ShutdownResult {
 	/** Nothing queued, nothing in flight, no error. */
 	readonly Complete: boolean;
-	/** Queued submissions plus the unresolved write in flight. */
+	/** Queued submissions plus the writes still in flight (each score once: a write past RequestSeconds has its value back in the queue). */
 	readonly Remaining: number;
-	/** 1 when a write was still unresolved at the end, else 0. */
+	/** Writes still unresolved at the end: in flight at the deadline, or past RequestSeconds and never answered. Each may still land. */
 	readonly InFlight: number;
 	/** Failed write attempts during the drain. */
 	readonly Failed: number;

@@ -21,10 +21,12 @@ export interface LeaderboardOptions {
 	WritesPerFlush?: number;
 	/** Consecutive failed windows before a queued value is dropped. Default 10. */
 	MaxWriteAttempts?: number;
-	/** Total destroy() drain deadline, including the write in flight. Finite, not negative; 0 drains nothing. Default 10. */
+	/** Total destroy() drain deadline, including the writes in flight. Finite, not negative; 0 drains nothing. Default 10. */
 	ShutdownSeconds?: number;
 	/** Deadline of every backend and engine call; a write past it counts as failed and is retried. Default 10. */
 	RequestSeconds?: number;
+	/** Writes a window keeps in flight at once (never more than its budget, never two for one key). Default 8. */
+	WritesInFlight?: number;
 	/** Default: OrderedDataStores. */
 	Backend?: Backend;
 	/** OrderedDataStore name prefix (default backend only). Default "CKBoard_". */
@@ -60,6 +62,7 @@ export interface Settings {
 	readonly MaxWriteAttempts: number;
 	readonly ShutdownSeconds: number;
 	readonly RequestSeconds: number;
+	readonly WritesInFlight: number;
 	readonly backend: Backend;
 	readonly clock: () => number;
 	readonly skipLoop: boolean;
@@ -105,14 +108,18 @@ export interface DrainLimits {
 export interface FlusherStage extends Service {
 	/** Runs one capped window now; returns at once if one is running. Yields. */
 	flushNow(): WindowSummary | undefined;
-	/** Runs one capped window on this thread (the Drainer's windows pass limits). Yields. */
+	/** Runs one capped window on this thread (the Drainer's windows pass limits); it returns once every write it started resolved. Yields. */
 	runWindow(drain?: DrainLimits): WindowSummary;
 	/** Cancels the armed window, stops a running scheduled window before its next write, and arms no more. */
 	disarm(): void;
-	/** The write in flight, resolving to whether it succeeded; undefined when none. */
-	inFlight(): Promise<boolean> | undefined;
-	/** The thread running the write in flight (a backend that calls destroy() from it must not wait on itself). */
-	writingThread(): thread | undefined;
+	/** Writes in flight: started, neither returned nor past RequestSeconds (their values are out of the queue). O(1). */
+	inFlight(): number;
+	/** Writes whose backend call has not returned, those past RequestSeconds included (they may still land). O(1). */
+	unresolved(): number;
+	/** Resolves once no write is in flight: each resolves by its RequestSeconds deadline at the latest. */
+	landed(): Promise<void>;
+	/** thread runs a write that has not returned (a backend that calls destroy() from it must not wait on itself). */
+	isWriting(thread: thread): boolean;
 	/** A window deadline is armed. */
 	armed(): boolean;
 }
