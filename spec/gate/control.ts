@@ -79,6 +79,10 @@ export interface HeadlessGate {
 		use: (profile: "frame" | "realistic" | LatencyProfile, seed?: number) => void;
 		/** The active profile: its name ("custom" for your own) and distributions. */
 		profile: () => { name: string; distributions: LatencyProfile };
+		/** Requests of a service ("DataStore", ...) sent and not yet back; a hung request stays. */
+		inFlight: (service: string) => number;
+		/** The most requests of a service in flight at once since its last reset. */
+		peakInFlight: (service: string) => number;
 	};
 	players: {
 		join: (info: { UserId: number; Name?: string; DisplayName?: string }) => Player;

@@ -125,10 +125,13 @@ describeGate("request latency", () => {
 				store.SetAsync(`k${i}`, i);
 				done += 1;
 			});
+		expect(gate!.latency.inFlight("DataStore")).toBe(50);
 		task.wait(1);
 		expect(done).toBe(50);
 		expect(gate!.now() - started).toBe(1);
 		expect(gate!.dataStore.snapshot("Overlap").size()).toBe(50);
+		expect(gate!.latency.inFlight("DataStore")).toBe(0);
+		expect(gate!.latency.peakInFlight("DataStore")).toBe(50);
 	});
 
 	it("realistic: concurrent requests finish out of order, as independent requests do", () => {
@@ -186,6 +189,7 @@ describeGate("request latency", () => {
 		task.wait(60);
 		expect(returned).toBe(false);
 		expect(gate!.dataStore.snapshot("Faults").get("a")).toBe(9);
+		expect(gate!.latency.inFlight("DataStore")).toBe(1); // a hung request never comes back
 		gate!.users.fault({ failNext: 1, message: "HTTP 503" });
 		expect(() => UserService.GetUserInfosByUserIdsAsync([1])).toThrow("HTTP 503");
 	});
@@ -222,11 +226,19 @@ describeGate("request latency", () => {
 		expect(problem).toBe("request abandoned: the gate reset UserService while it travelled");
 	});
 
-	it("gate.reset() goes back to one frame", () => {
+	it("gate.reset() goes back to one frame and forgets what was in flight", () => {
 		gate!.latency.use("realistic", 4);
 		expect(gate!.latency.profile().name).toBe("realistic");
+		const store = DataStoreService.GetOrderedDataStore("Reset");
+		task.spawn(() => pcall(() => store.SetAsync("a", 1)));
+		expect(gate!.latency.inFlight("DataStore")).toBe(1);
 		gate!.reset();
 		expect(gate!.latency.profile()).toEqual({ name: "frame", distributions: {} });
+		expect(gate!.latency.inFlight("DataStore")).toBe(0);
+		expect(gate!.latency.peakInFlight("DataStore")).toBe(0);
+		task.wait(5); // the abandoned request fails without touching the counts of the new universe
+		expect(gate!.latency.inFlight("DataStore")).toBe(0);
+		expect(gate!.dataStore.snapshot("Reset").get("a")).toBeUndefined();
 	});
 
 	it("refuses an unknown profile, a bad distribution and a fractional seed, keeping the active one", () => {
