@@ -1,5 +1,6 @@
 export { Leaderboards, attach } from "./attach";
 export { MAX_KEY_LENGTH, OrderedStores, PAGE_SIZE, orderedDataStoreBackend } from "./backends/OrderedDataStore";
+export { MAX_EXPIRATION, MemoryStore, MemoryStoreOptions, memoryStoreBackend } from "./backends/MemoryStore";
 export { FAILURE_PAUSE } from "./Drainer";
 export { REFILL_SECONDS } from "./Flusher";
 export { CACHE_LIMIT, RESULTS_PER_MINUTE } from "./NameResolver";

@@ -33,6 +33,29 @@ export type LatencyDistribution = { median: number; p99: number } | { fixed: num
  */
 export type LatencyProfile = { [key: string]: LatencyDistribution };
 
+/** An item of an emulated sorted map. */
+export interface MemoryStoreItem {
+	key: string;
+	value: unknown;
+	sortKey?: number | string;
+}
+
+/** The emulated MemoryStoreService quotas, as the observability dashboard shows them. */
+export interface MemoryStoreQuota {
+	/** Players in every server. */
+	users: number;
+	/** Request units a minute: 1000 + 120 x users. */
+	requestUnits: number;
+	/** Units left now (the bucket holds one minute and refills continuously). */
+	available: number;
+	/** Bytes: 64 KB + 1.2 KB x the most users seen since the last reset. */
+	memory: number;
+	memoryUsed: number;
+	partitionLimit: number;
+	/** With a map name: that map's partition units left now. */
+	partitionAvailable?: number;
+}
+
 export interface HeadlessGate {
 	/** Virtual seconds since the gate started. */
 	now: () => number;
@@ -84,9 +107,27 @@ export interface HeadlessGate {
 		/** The most requests of a service in flight at once since its last reset. */
 		peakInFlight: (service: string) => number;
 	};
+	/** MemoryStoreService: sorted maps shared by every server, the experience's quotas. */
+	memoryStore: {
+		/** Every map, quota reading, fault and counter cleared (gate.reset() does this too). */
+		reset: () => void;
+		fault: (rule: FaultRule) => void;
+		clearFaults: () => void;
+		/** A map's live items in ascending order. */
+		snapshot: (name: string) => MemoryStoreItem[];
+		/** The quotas now; with a map name, that map's partition too. */
+		quota: (name?: string) => MemoryStoreQuota;
+		/** One partition's (one sorted map's) request limit, in units a minute (default 50,000). */
+		setPartitionLimit: (unitsPerMinute: number) => void;
+		/** Requests made, of one method or all (refused ones included). */
+		calls: (method?: string) => number;
+		/** Requests refused over a limit, by status code ("TotalRequestsOverLimit", ...) or all. */
+		refused: (code?: string) => number;
+	};
 	players: {
 		join: (info: { UserId: number; Name?: string; DisplayName?: string }) => Player;
 		leave: (player: Player) => void;
+		/** Every server's players leave. */
 		reset: () => void;
 	};
 	users: {
@@ -100,6 +141,7 @@ export interface HeadlessGate {
 	closeServer: () => LuaTuple<[boolean, number]>;
 	resetClose: () => void;
 	/** A fresh server: stores, budgets, faults, players, users and close callbacks cleared; latency back to one frame. */
+	/** A fresh server: stores, memory stores, budgets, faults, players, users and close callbacks cleared. */
 	reset: () => void;
 	/** The gate's own require (jest replaces `require` inside specs). */
 	require: (module: ModuleScript) => unknown;

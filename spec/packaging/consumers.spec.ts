@@ -32,6 +32,30 @@ describeGate("packages as games consume them", () => {
 		expect(gate!.dataStore.snapshot("CKBoard_BestTime").get("501")).toBe(41_250);
 	});
 
+	it("Wally: a Luau game reaches the MemoryStore backend as Leaderboards.MemoryStore.backend(options)", () => {
+		const server = gate!.newServer("dist/consumers/luau/default.project.json");
+		const packages = server.game.GetService("ServerScriptService").WaitForChild("ServerPackages");
+		const leaderboards = server.require(packages.WaitForChild("Leaderboards") as ModuleScript) as {
+			attach: (
+				kernel: Kernel,
+				options: object,
+			) => { submit(board: string, key: string, value: number): boolean; _flush(): unknown };
+			Kernel: new (options: object) => Kernel;
+			MemoryStore: { backend: (this: void, options: object) => unknown };
+		};
+		const kernel = new leaderboards.Kernel({ bindToClose: false });
+		const boards = leaderboards.attach(kernel, {
+			Boards: { Kills: {} },
+			Backend: leaderboards.MemoryStore.backend({ Shards: 1 }),
+			SkipLoop: true,
+		});
+		boards.submit("Kills", "501", 4);
+		boards._flush();
+		expect(gate!.memoryStore.snapshot("CKBoard_Kills").map((item) => [item.key, item.sortKey])).toEqual([
+			["501", 4],
+		]);
+	});
+
 	it("Wally: the package carries its own roblox-ts runtime", () => {
 		const server = gate!.newServer("dist/consumers/luau/default.project.json");
 		const index = server.game

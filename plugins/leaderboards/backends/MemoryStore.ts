@@ -1,0 +1,262 @@
+import { MemoryStoreService, Players } from "@rbxts/services";
+import { Backend, BackendRow, updaterFor } from "../types";
+
+// Engine facts, from the Roblox creator documentation (cloud-services/memory-stores
+// "Limits and quotas", memory-stores/sorted-map, memory-stores/per-partition-limits,
+// memory-stores/best-practices "Sharding", and the MemoryStoreSortedMap reference).
+
+/** Sorted map keys: 128 characters at most. */
+export const MAX_KEY_LENGTH = 128;
+/** The longest an item may live, and the default: 3,888,000 s (45 days). */
+export const MAX_EXPIRATION = 3_888_000;
+/** GetRangeAsync returns at most 200 items a call. */
+export const RANGE_SIZE = 200;
+/** What each user adds to the experience's request-unit quota a minute (1000 + 120 x users). */
+export const UNITS_PER_USER = 120;
+/** The longest a shard that answered over its partition's limit is left alone. */
+export const MAX_SHARD_PAUSE = 60;
+
+/** MemoryStore.backend(options). Every field is optional. */
+export interface MemoryStoreOptions {
+	/** Sorted map name prefix: a board's map is MapPrefix .. board. Default "CKBoard_". */
+	MapPrefix?: string;
+	/** Seconds an item lives after its last write. Default and maximum 3,888,000 (45 days). */
+	Expiration?: number;
+	/**
+	 * Maps a board spreads over, by a stable hash of the key (default 1). Each map is its own
+	 * partition with its own request limit. The count is part of the map names, so changing it
+	 * starts fresh maps: scores return as players submit, and the old maps expire.
+	 */
+	Shards?: number;
+	/** The service (a spec may hand it another server's). */
+	MemoryStoreService?: MemoryStoreService;
+	/** Whose players count toward this server's share of the quota. */
+	Players?: Players;
+}
+
+type Transform = (old: unknown) => LuaTuple<[number, number]> | undefined;
+type Updatable = {
+	UpdateAsync(this: MemoryStoreSortedMap, key: string, transform: Transform, expiration: number): unknown;
+};
+type Bound = { key: string; sortKey?: number | string };
+
+// A stable string hash (djb2), the same on every server: which shard a key lives on.
+function shardOf(key: string, shards: number): number {
+	let hash = 5381;
+	for (let i = 1; i <= key.size(); i++) hash = (hash * 33 + string.byte(key, i)[0]) % 4_294_967_296;
+	return hash % shards;
+}
+
+function fail(field: string, problem: string, value: unknown): never {
+	error(`MemoryStore.backend: ${field} ${problem} (got ${tostring(value)})`, 3);
+}
+
+function statusOf(message: unknown): string | undefined {
+	return typeIs(message, "string") ? (message.match("^(%w+):")[0] as string | undefined) : undefined;
+}
+
+/**
+ * A backend on MemoryStoreService sorted maps, shared live by every server.
+ *
+ * - submit is one UpdateAsync whose transform applies the keep-best rule; the
+ *   score is both the value and the sort key, so the map orders itself
+ *   (descending boards read it Descending).
+ * - sorted reads each shard's head with GetRangeAsync (200 a call at most,
+ *   paging with exclusive bounds) and merges them into one ranked page.
+ * - scores reads the chosen keys on their shards, in parallel.
+ * - budget: the experience quota is 1000 + 120 x all servers' users a minute,
+ *   and no server can see the others, so this server claims the per-user term
+ *   for its own players (120 x players, one player's worth at least, so a server
+ *   whose players left can still drain), held as a bucket of one minute that
+ *   writes and reads spend. A shard that answered PartitionRequestsOverLimit is
+ *   left alone for a pause that doubles up to 60 s, and the budget counts only
+ *   the shards open now; TotalRequestsOverLimit empties the bucket.
+ */
+export function memoryStoreBackend(options: MemoryStoreOptions = {}): Backend {
+	if (!typeIs(options, "table")) fail("options", "must be a table", options);
+	const prefix = options.MapPrefix ?? "CKBoard_";
+	if (!typeIs(prefix, "string")) fail("MapPrefix", "must be a string", prefix);
+	const expiration = options.Expiration ?? MAX_EXPIRATION;
+	if (!typeIs(expiration, "number") || !(expiration > 0 && expiration <= MAX_EXPIRATION))
+		fail("Expiration", `must be a number of seconds above 0, at most ${MAX_EXPIRATION}`, expiration);
+	const shards = options.Shards ?? 1;
+	if (!typeIs(shards, "number") || shards < 1 || shards % 1 !== 0)
+		fail("Shards", "must be a positive integer", shards);
+	const service = options.MemoryStoreService ?? MemoryStoreService;
+	const players = options.Players ?? Players;
+
+	const maps = new Map<string, MemoryStoreSortedMap[]>();
+	const mapsOf = (board: string) => {
+		let list = maps.get(board);
+		if (!list) {
+			list = [];
+			for (let i = 1; i <= shards; i++)
+				list.push(service.GetSortedMap(shards === 1 ? prefix + board : `${prefix}${board}.${i}/${shards}`));
+			maps.set(board, list);
+		}
+		return list;
+	};
+
+	// This server's share of the quota, and the shards paused after a partition refusal.
+	let tokens: number | undefined;
+	let updated = os.clock();
+	const pausedUntil = new Array<number>(shards, 0);
+	const pauseOf = new Array<number>(shards, 0);
+	let paused = 0;
+	const refill = () => {
+		const perMinute = UNITS_PER_USER * math.max(1, players.GetPlayers().size());
+		const now = os.clock();
+		tokens = math.min(perMinute, (tokens ?? perMinute) + ((now - updated) * perMinute) / 60);
+		updated = now;
+		return tokens;
+	};
+	const spend = (units: number) => {
+		refill();
+		tokens! -= units;
+	};
+	// Every call's outcome on a shard: refusals pause it or empty the bucket, success reopens it.
+	const outcome = (shard: number, ok: boolean, message?: unknown) => {
+		const status = ok ? undefined : statusOf(message);
+		if (status === "PartitionRequestsOverLimit" || status === "DataStructureRequestsOverLimit") {
+			pauseOf[shard] = math.min(MAX_SHARD_PAUSE, pauseOf[shard] === 0 ? 1 : pauseOf[shard] * 2);
+			if (pausedUntil[shard] <= os.clock()) paused += 1;
+			pausedUntil[shard] = os.clock() + pauseOf[shard];
+		} else if (status === "TotalRequestsOverLimit" || status === "RequestThrottled") {
+			refill();
+			tokens = math.min(tokens!, 0);
+		} else if (ok) {
+			pauseOf[shard] = 0;
+		}
+	};
+	const openShards = () => {
+		if (paused === 0) return shards;
+		const now = os.clock();
+		paused = 0;
+		for (const resumes of pausedUntil) if (resumes > now) paused += 1;
+		return shards - paused;
+	};
+
+	// One shard's items in board order, a page at a time.
+	const cursor = (map: MemoryStoreSortedMap, shard: number, ascending: boolean, page: number) => {
+		const direction = ascending ? Enum.SortDirection.Ascending : Enum.SortDirection.Descending;
+		let buffer = new Array<{ key: string; value: unknown; sortKey?: number | string }>();
+		let position = 0;
+		let finished = false;
+		let bound: Bound | undefined;
+		return {
+			/** The head item, reading the next page when needed; undefined when the shard is done. */
+			head() {
+				if (position < buffer.size()) return buffer[position];
+				if (finished) return undefined;
+				const [ok, items] = pcall(() =>
+					ascending
+						? map.GetRangeAsync(direction, page, bound)
+						: map.GetRangeAsync(direction, page, undefined, bound),
+				);
+				outcome(shard, ok, items);
+				if (!ok) error(items, 0);
+				spend(math.max(1, items.size()));
+				buffer = items;
+				position = 0;
+				finished = items.size() < page;
+				if (items.size() > 0) {
+					const last = items[items.size() - 1];
+					bound = { key: last.key, sortKey: last.sortKey };
+				}
+				return position < buffer.size() ? buffer[position] : undefined;
+			},
+			advance() {
+				position += 1;
+			},
+		};
+	};
+
+	const scoreOf = (item: { value: unknown; sortKey?: number | string }) =>
+		typeIs(item.sortKey, "number") ? item.sortKey : (item.value as number);
+
+	return {
+		maxKeyLength: MAX_KEY_LENGTH,
+
+		submit: (board, key, value, keepBest, ascending) => {
+			const shard = shardOf(key, shards);
+			const map = mapsOf(board)[shard] as unknown as Updatable & MemoryStoreSortedMap;
+			const updater = updaterFor(value, keepBest, ascending);
+			spend(1);
+			const [ok, result] = pcall(() =>
+				map.UpdateAsync(
+					key,
+					(old) => {
+						const better = updater(typeIs(old, "number") ? old : undefined);
+						if (better === undefined) return undefined;
+						return $tuple(better, better);
+					},
+					expiration,
+				),
+			);
+			outcome(shard, ok, result);
+			if (!ok) error(result, 0);
+			return true;
+		},
+
+		sorted: (board, ascending, count) => {
+			const list = mapsOf(board);
+			// Each shard holds about count / shards of the head: read a little more than that a page.
+			const page = math.min(RANGE_SIZE, count, math.max(10, math.ceil((2 * count) / shards)));
+			const [ok, rows] = pcall(() => {
+				const cursors = list.map((map, shard) => cursor(map, shard, ascending, page));
+				const result = new Array<BackendRow>();
+				while (result.size() < count) {
+					let best: { key: string; value: unknown; sortKey?: number | string } | undefined;
+					let from: ReturnType<typeof cursor> | undefined;
+					for (const c of cursors) {
+						const item = c.head();
+						if (!item) continue;
+						// The engine's order: by score, ties by key; descending reverses both.
+						const better =
+							!best ||
+							(scoreOf(item) !== scoreOf(best)
+								? ascending === scoreOf(item) < scoreOf(best)
+								: ascending === item.key < best.key);
+						if (better) {
+							best = item;
+							from = c;
+						}
+					}
+					if (!best) break;
+					from!.advance();
+					result.push({ Key: best.key, Value: scoreOf(best) });
+				}
+				return result;
+			});
+			return ok ? rows : undefined;
+		},
+
+		scores: (board, keys) => {
+			const list = mapsOf(board);
+			const result = new Map<string, number>();
+			let pending = keys.size();
+			let failed = false;
+			spend(keys.size());
+			for (const key of keys) {
+				task.spawn(() => {
+					const shard = shardOf(key, shards);
+					const [ok, message] = pcall(() => {
+						const [value, sortKey] = list[shard].GetAsync(key);
+						if (value !== undefined)
+							result.set(key, typeIs(sortKey, "number") ? sortKey : (value as number));
+					});
+					outcome(shard, ok, message);
+					if (!ok) failed = true;
+					pending -= 1;
+				});
+			}
+			while (pending > 0) task.wait();
+			return failed ? undefined : result;
+		},
+
+		budget: () => (math.max(0, math.floor(refill())) * openShards()) / shards,
+	};
+}
+
+/** Luau and TypeScript users reach the backend as Leaderboards.MemoryStore.backend(options). */
+export const MemoryStore = { backend: memoryStoreBackend } as const;

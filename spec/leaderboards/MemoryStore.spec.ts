@@ -1,0 +1,240 @@
+import { afterEach, beforeEach, describe, expect, it } from "@rbxts/jest-globals";
+import { MemoryStoreService } from "@rbxts/services";
+import { MAX_EXPIRATION, memoryStoreBackend } from "../../plugins/leaderboards";
+import { GateServer, headlessGate } from "../gate/control";
+import { boardsWith } from "./doubles";
+
+// The MemoryStore backend against the behaviours the default backend meets, on
+// the gate's emulated MemoryStoreService (spec/gate/memorystore.spec.ts checks
+// the service itself against the Roblox documentation).
+
+const gate = headlessGate();
+const describeGate = gate ? describe : describe.skip;
+
+const sortKeys = (name: string) => gate!.memoryStore.snapshot(name).map((item) => [item.key, item.sortKey]);
+
+function backendOf(server: GateServer, options = {}) {
+	return memoryStoreBackend({
+		MemoryStoreService: server.game.GetService("MemoryStoreService"),
+		Players: server.game.GetService("Players"),
+		...options,
+	});
+}
+
+describeGate("the MemoryStore backend", () => {
+	beforeEach(() => gate!.reset());
+	afterEach(() => gate!.reset());
+
+	describe("writes", () => {
+		it("keeps the best on a descending board atomically: the score is the sort key", () => {
+			const { boards } = boardsWith({ Backend: memoryStoreBackend() });
+			boards.submit("Kills", "a", 5);
+			boards._flush();
+			boards.submit("Kills", "a", 3);
+			boards._flush();
+			expect(sortKeys("CKBoard_Kills")).toEqual([["a", 5]]);
+			boards.submit("Kills", "a", 8);
+			boards._flush();
+			expect(sortKeys("CKBoard_Kills")).toEqual([["a", 8]]);
+			expect(boards.Stats.Written).toBe(3);
+		});
+
+		it("keeps the smaller on an ascending board, and the newest with KeepBest = false", () => {
+			const { boards } = boardsWith({
+				Backend: memoryStoreBackend(),
+				Boards: { BestTime: { Ascending: true }, Latest: { KeepBest: false } },
+			});
+			boards.submit("BestTime", "a", 42.5);
+			boards.submit("Latest", "a", 10);
+			boards._flush();
+			boards.submit("BestTime", "a", 50);
+			boards.submit("Latest", "a", 2);
+			boards._flush();
+			expect(sortKeys("CKBoard_BestTime")).toEqual([["a", 42.5]]);
+			expect(sortKeys("CKBoard_Latest")).toEqual([["a", 2]]);
+		});
+
+		it("several servers on one map: keep-best holds across them, and they read the same board", () => {
+			const servers = [gate!.newServer(), gate!.newServer(), gate!.newServer()];
+			const boardsOn = servers.map((server) => boardsWith({ Backend: backendOf(server) }).boards);
+			boardsOn[0].submit("Kills", "a", 10);
+			boardsOn[1].submit("Kills", "a", 7);
+			boardsOn[2].submit("Kills", "b", 3);
+			let done = 0;
+			for (const boards of boardsOn)
+				task.spawn(() => {
+					boards._flush();
+					done += 1;
+				});
+			while (done < 3) task.wait();
+			boardsOn[1].submit("Kills", "a", 9);
+			boardsOn[1]._flush();
+			expect(sortKeys("CKBoard_Kills")).toEqual([
+				["b", 3],
+				["a", 10],
+			]);
+			for (const boards of boardsOn)
+				expect(boards.top("Kills").map((entry) => [entry.Key, entry.Value, entry.Rank])).toEqual([
+					["a", 10, 1],
+					["b", 3, 2],
+				]);
+		});
+
+		it("refuses keys over 128 characters and takes fractions (the store's own rules)", () => {
+			const { boards } = boardsWith({ Backend: memoryStoreBackend() });
+			expect(boards.submit("Kills", string.rep("k", 129), 1)).toBe(false);
+			expect(boards.submit("Kills", string.rep("k", 128), 1.5)).toBe(true);
+		});
+
+		it("a failed write is retried in a later window and nothing is lost", () => {
+			const { boards } = boardsWith({ Backend: memoryStoreBackend() });
+			gate!.memoryStore.fault({ method: "UpdateAsync", failNext: 1 });
+			boards.submit("Kills", "a", 4);
+			expect(boards._flush().Failed).toBe(1);
+			expect(sortKeys("CKBoard_Kills")).toEqual([]);
+			expect(boards._flush().Written).toBe(1);
+			expect(sortKeys("CKBoard_Kills")).toEqual([["a", 4]]);
+		});
+
+		it("items live for the Expiration option (default the documented maximum, 45 days)", () => {
+			expect(MAX_EXPIRATION).toBe(3_888_000);
+			const { boards } = boardsWith({ Backend: memoryStoreBackend({ Expiration: 60 }) });
+			boards.submit("Kills", "a", 1);
+			boards._flush();
+			task.wait(61);
+			expect(sortKeys("CKBoard_Kills")).toEqual([]);
+			expect(() => memoryStoreBackend({ Expiration: MAX_EXPIRATION + 1 })).toThrow("Expiration");
+			expect(() => memoryStoreBackend({ Shards: 0 })).toThrow("Shards");
+		});
+
+		it("destroy() drains what is queued into the map", () => {
+			const { boards } = boardsWith({ Backend: memoryStoreBackend() });
+			for (let i = 1; i <= 40; i++) boards.submit("Kills", `p${i}`, i);
+			const [complete, result] = boards.destroy();
+			expect(complete).toBe(true);
+			expect(result.Remaining).toBe(0);
+			expect(gate!.memoryStore.snapshot("CKBoard_Kills").size()).toBe(40);
+		});
+	});
+
+	describe("reads", () => {
+		it("sorted pages past one call's 200 items up to MaxEntries, in board order both ways", () => {
+			const map = MemoryStoreService.GetSortedMap("CKBoard_Kills");
+			for (let i = 1; i <= 300; i++) task.spawn(() => map.SetAsync(`p${i}`, i, 60, i));
+			task.wait();
+			const { boards } = boardsWith({ Backend: memoryStoreBackend(), Boards: { Kills: { MaxEntries: 250 } } });
+			const top = boards.top("Kills");
+			expect(top.size()).toBe(250);
+			expect([top[0].Key, top[0].Value, top[249].Value]).toEqual(["p300", 300, 51]);
+			const backend = memoryStoreBackend();
+			const low = backend.sorted("Kills", true, 3)!;
+			expect(low.map((row) => row.Value)).toEqual([1, 2, 3]);
+			expect(gate!.memoryStore.calls("GetRangeAsync")).toBeGreaterThanOrEqual(3);
+		});
+
+		it("scores reads the chosen keys, leaving out missing ones; nil when a read fails", () => {
+			const { boards } = boardsWith({ Backend: memoryStoreBackend({ Shards: 3 }) });
+			for (const [key, value] of [
+				["a", 1],
+				["b", 2],
+				["c", 3],
+			] as const)
+				boards.submit("Kills", key, value);
+			boards._flush();
+			const scores = boards.scores("Kills", ["a", "c", "missing"])!;
+			expect([scores.get("a"), scores.get("c"), scores.has("missing")]).toEqual([1, 3, false]);
+			gate!.memoryStore.fault({ method: "GetAsync", failNext: 1 });
+			expect(boards.scores("Kills", ["a", "b"])).toBeUndefined();
+		});
+
+		it("a failed range read fails the whole page", () => {
+			const backend = memoryStoreBackend();
+			gate!.memoryStore.fault({ method: "GetRangeAsync", failNext: 1 });
+			expect(backend.sorted("Kills", false, 10)).toBeUndefined();
+			expect(backend.sorted("Kills", false, 10)).toEqual([]);
+		});
+	});
+
+	describe("shards", () => {
+		it("spreads a board over N maps by a stable key hash and merges their heads into one ranked page", () => {
+			for (let id = 1; id <= 2; id++) gate!.players.join({ UserId: id }); // a share of 240 writes
+			const { boards } = boardsWith({
+				Backend: memoryStoreBackend({ Shards: 4 }),
+				WritesPerFlush: 1000,
+				Boards: { Kills: {}, BestTime: { Ascending: true } },
+			});
+			for (let i = 1; i <= 120; i++) {
+				boards.submit("Kills", `p${i}`, (i * 37) % 101);
+				boards.submit("BestTime", `p${i}`, 1000 + ((i * 53) % 97));
+			}
+			boards._flush();
+			const sizes = [1, 2, 3, 4].map((i) => gate!.memoryStore.snapshot(`CKBoard_Kills.${i}/4`).size());
+			for (const size of sizes) expect(size).toBeGreaterThan(10);
+			expect(sizes.reduce((a, b) => a + b, 0)).toBe(120);
+			// Another server with the same option finds every key on the same shard.
+			const other = backendOf(gate!.newServer(), { Shards: 4 });
+			expect(other.scores!("Kills", ["p1", "p77"])!.get("p77")).toBe((77 * 37) % 101);
+
+			const expected = (ascending: boolean, board: string) => {
+				const rows = new Array<[string, number]>();
+				for (let i = 1; i <= 4; i++)
+					for (const item of gate!.memoryStore.snapshot(`CKBoard_${board}.${i}/4`))
+						rows.push([item.key, item.sortKey as number]);
+				// The engine's order: by sort key, ties by key; descending reverses both.
+				rows.sort((a, b) => {
+					if (a[1] !== b[1]) return ascending ? a[1] < b[1] : a[1] > b[1];
+					return ascending ? a[0] < b[0] : a[0] > b[0];
+				});
+				return rows.filter((_, index) => index < 100);
+			};
+			expect(boards.top("Kills").map((entry) => [entry.Key, entry.Value])).toEqual(expected(false, "Kills"));
+			expect(boards.top("BestTime").map((entry) => [entry.Key, entry.Value])).toEqual(expected(true, "BestTime"));
+		});
+	});
+
+	describe("budget", () => {
+		it("is this server's share of the quota: 120 units a minute per player in it, one player's worth at least", () => {
+			expect(memoryStoreBackend().budget!()).toBe(120);
+			for (let id = 1; id <= 3; id++) gate!.players.join({ UserId: id });
+			const { boards } = boardsWith({ Backend: memoryStoreBackend(), WritesPerFlush: 1000 });
+			for (let i = 1; i <= 500; i++) boards.submit("Kills", `p${i}`, i);
+			const window = boards._flush();
+			expect(window.Budget).toBe(360);
+			expect(window.Written).toBe(360);
+			// The window's 360 writes took a frame each: about 6 s of refill at 360 a minute.
+			expect(boards._flush().Budget).toBeLessThan(45);
+			task.wait(30); // half a minute refills half the share
+			expect(boards._flush().Budget).toBeGreaterThanOrEqual(179);
+		});
+
+		it("counts only the shards open now: one over its partition's limit is paused", () => {
+			const backend = memoryStoreBackend({ Shards: 2 });
+			for (let id = 1; id <= 10; id++) gate!.players.join({ UserId: id });
+			gate!.memoryStore.setPartitionLimit(5);
+			const full = backend.budget!()!;
+			expect(full).toBe(1200);
+			// Keys until one lands on a shard whose partition is spent.
+			let refused = 0;
+			for (let i = 1; i <= 20 && refused === 0; i++) {
+				const [ok] = pcall(() => backend.submit!("Kills", `p${i}`, i, true, false));
+				if (!ok) refused += 1;
+			}
+			expect(refused).toBe(1);
+			expect(gate!.memoryStore.refused("PartitionRequestsOverLimit")).toBe(1);
+			expect(backend.budget!()).toBeLessThanOrEqual(full / 2);
+		});
+
+		it("a write over the experience quota fails, empties the budget, and is retried later", () => {
+			const { boards } = boardsWith({ Backend: memoryStoreBackend() });
+			const map = MemoryStoreService.GetSortedMap("Other");
+			for (let i = 1; i <= 1000; i++) task.spawn(() => pcall(() => map.SetAsync(`k${i}`, i, 60)));
+			boards.submit("Kills", "a", 1);
+			expect(boards._flush().Failed).toBe(1);
+			expect(gate!.memoryStore.refused("TotalRequestsOverLimit")).toBe(1);
+			expect(boards._flush().Budget).toBe(0);
+			task.wait(10);
+			expect(boards._flush().Written).toBe(1);
+			expect(sortKeys("CKBoard_Kills")).toEqual([["a", 1]]);
+		});
+	});
+});
