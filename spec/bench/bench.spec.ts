@@ -1,9 +1,11 @@
 import { describe, expect, it } from "@rbxts/jest-globals";
 import { markdownTable } from "../../bench/measure";
+import { drainRow } from "../../bench/rows";
 import { measure } from "../../bench/run";
 import { headlessGate } from "../gate/control";
 
-const describeGate = headlessGate() ? describe : describe.skip;
+const gate = headlessGate();
+const describeGate = gate ? describe : describe.skip;
 
 // Keeps the benchmarks from rotting: every row at tiny sizes. Numbers are not
 // asserted on time; only what holds at any size.
@@ -23,4 +25,11 @@ describeGate("the benchmarks at tiny sizes", () => {
 		},
 		60 * 60 * 1000,
 	);
+
+	it("measures at a published game's request latency: the realistic profile", () => {
+		drainRow(gate!, { keys: 20, players: 2 });
+		const profile = gate!.latency.profile().name;
+		gate!.reset();
+		expect(profile).toBe("realistic");
+	});
 });

@@ -18,6 +18,9 @@ describeGate("the demo's simulation", () => {
 			expect(summary.mismatches).toEqual([]);
 			expect(summary.ok).toBe(true);
 			expect(summary.checked).toBeGreaterThan(10);
+			// At a published game's request latency, with requests overlapping.
+			expect(gate!.latency.profile().name).toBe("realistic");
+			expect(gate!.latency.peakInFlight("DataStore")).toBeGreaterThan(1);
 			expect(summary.servers.every((server) => server.complete && server.drain?.Complete === true)).toBe(true);
 			// Shared reads: far fewer backend reads than top() calls.
 			expect(summary.counters.backendReads * 10).toBeLessThan(summary.counters.topCalls);
