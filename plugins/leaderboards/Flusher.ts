@@ -1,5 +1,5 @@
 import { Logger, Priority, sleep, within } from "../../kernel";
-import { DrainLimits, FlusherStage, PendingWrite, StageContext, Topics, WindowSummary, updaterFor } from "./types";
+import { DrainLimits, FlusherStage, PendingWrite, StageContext, Topics, WindowSummary, writeThrough } from "./types";
 
 const log = Logger.scope("Leaderboards");
 
@@ -193,23 +193,17 @@ export class Flusher implements FlusherStage {
 		task.spawn(() => {
 			const outcome = within(kernel.Scheduler, settings.RequestSeconds, () => {
 				flight.thread = coroutine.running();
-				const [ok, result] = pcall(() =>
-					backend.submit
-						? backend.submit(write.Board, write.Key, write.Value, board.KeepBest, board.Ascending)
-						: backend.set!(
-								write.Board,
-								write.Key,
-								updaterFor(write.Value, board.KeepBest, board.Ascending),
-							),
-				);
+				const [ok, result] = pcall(() => writeThrough(backend, board, write));
 				// A late return only leaves the count: its result was already given up on.
 				this.flights.delete(flight);
 				this.unreturned -= 1;
-				if (!ok) log.debug(`write ${write.Board} ${write.Key} errored: ${result}`);
+				if (!ok) log.debug(`write ${write.Store ?? write.Board} ${write.Key} errored: ${result}`);
 				return ok && result === true;
 			});
 			if (!outcome.settled)
-				log.debug(`write ${write.Board} ${write.Key} passed RequestSeconds: counted failed, retried`);
+				log.debug(
+					`write ${write.Store ?? write.Board} ${write.Key} passed RequestSeconds: counted failed, retried`,
+				);
 			const succeeded = outcome.value === true;
 			// The value is back in the queue before the write stops counting as in
 			// flight, so a drain never sees it in neither.

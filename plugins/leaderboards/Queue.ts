@@ -1,63 +1,101 @@
 import { Logger } from "../../kernel";
 import {
+	Board,
 	PendingWrite,
+	PeriodRule,
 	QueueStage,
 	StageContext,
 	Stats,
 	Subject,
 	Topics,
 	keepOf,
+	periodAt,
 	refuseKey,
 	refuseValue,
 	resolveKey,
+	storageName,
 } from "./types";
 
 const log = Logger.scope("Leaderboards");
 
 interface Slot {
+	readonly store: string;
+	readonly key: string;
 	value: number;
 	failures: number;
 }
 
-// One board's pending values: a slot per key, and the keys in arrival order.
+// One board's pending values: a slot per (storage name, key), and the slots in
+// arrival order. A Reset board's submits go to the current period's storage
+// name, found again only when the clock leaves that period's span.
 class BoardQueue {
-	readonly slots = new Map<string, Slot>();
-	order = new Array<string>();
+	readonly stores = new Map<string, Map<string, Slot>>();
+	order = new Array<Slot>();
 	head = 0;
 	count = 0;
+	// Where submits go now: a storage name, its slots, and the span it holds for
+	// (none yet: a Reset board's first submit finds its period).
+	store: string;
+	slots: Map<string, Slot>;
+	from = math.huge;
+	until = -math.huge;
 
-	constructor(
-		readonly keepBest: boolean,
-		readonly ascending: boolean,
-	) {}
+	constructor(readonly board: Board) {
+		this.store = board.Name;
+		this.slots = this.slotsOf(board.Name);
+	}
 
-	enqueue(key: string, slot: Slot) {
-		this.slots.set(key, slot);
-		this.order.push(key);
+	// The period's storage name at `now`; a board with nothing pending at the roll does no work until its next submit.
+	roll(period: PeriodRule, now: number) {
+		const current = periodAt(period, now);
+		if (this.slots.isEmpty()) this.stores.delete(this.store);
+		this.store = storageName(this.board.Name, current.Id);
+		this.slots = this.slotsOf(this.store);
+		this.from = current.Start;
+		this.until = current.Finish;
+	}
+
+	slotsOf(store: string): Map<string, Slot> {
+		let slots = this.stores.get(store);
+		if (!slots) {
+			slots = new Map();
+			this.stores.set(store, slots);
+		}
+		return slots;
+	}
+
+	enqueue(slot: Slot) {
+		this.slotsOf(slot.store).set(slot.key, slot);
+		this.order.push(slot);
 		this.count += 1;
 	}
 
-	dequeue(): string | undefined {
+	dequeue(): Slot | undefined {
 		if (this.count === 0) return undefined;
-		const key = this.order[this.head];
+		const slot = this.order[this.head];
 		this.head += 1;
 		this.count -= 1;
+		const slots = this.stores.get(slot.store)!;
+		slots.delete(slot.key);
+		// A past period's slots go once empty; the current one's stay for the next submit.
+		if (slots !== this.slots && slots.isEmpty()) this.stores.delete(slot.store);
 		// Drop the consumed prefix now and then, so the array does not grow forever.
 		if (this.head > 1024 && this.head * 2 > this.order.size()) {
-			const rest = new Array<string>(this.count);
+			const rest = new Array<Slot>(this.count);
 			for (let i = this.head; i < this.order.size(); i++) rest.push(this.order[i]);
 			this.order = rest;
 			this.head = 0;
 		}
-		return key;
+		return slot;
 	}
 }
 
 /**
- * The submit queue: one pending value per board and key, the best of the
- * submitted ones (or the newest with KeepBest = false). submit is O(1) and
- * allocates only for a key not yet pending. Keys leave in arrival order, one
- * per take(), so a window never walks the whole queue.
+ * The submit queue: one pending value per board, storage name and key, the
+ * best of the submitted ones (the newest with KeepBest = false, their sum on a
+ * Sum board). A value stays with the period it was submitted in, whenever it is
+ * written. submit is O(1) and allocates only for a key not yet pending. Keys
+ * leave in arrival order, one per take(), so a window never walks the whole queue.
  */
 export class Queue implements QueueStage {
 	readonly Name = "Leaderboards.Queue";
@@ -66,16 +104,18 @@ export class Queue implements QueueStage {
 	private readonly stats: Stats;
 	private readonly integersOnly: boolean;
 	private readonly maxKeyLength?: number;
+	private readonly unixTime: () => number;
 	private total = 0;
 	private closed = false;
 
 	constructor(private readonly context: StageContext) {
 		for (const [name, board] of context.settings.boards) {
-			this.boards.set(name, new BoardQueue(board.KeepBest, board.Ascending));
+			this.boards.set(name, new BoardQueue(board));
 		}
 		this.stats = context.stats;
 		this.integersOnly = context.settings.backend.integers === true;
 		this.maxKeyLength = context.settings.backend.maxKeyLength;
+		this.unixTime = context.settings.unixTime;
 	}
 
 	submit(board: string, subject: Subject, value: unknown): boolean {
@@ -88,10 +128,19 @@ export class Queue implements QueueStage {
 				this.warnOnce(board, refusal, "the store holds integers only: scale fractions (times in milliseconds)");
 			return false;
 		}
+		const config = queue.board;
+		if (config.Sum && !config.NegativeDeltas && (value as number) < 0) {
+			this.warnOnce(board, "negative value", "a Sum board adds values: NegativeDeltas = true lets them subtract");
+			return false;
+		}
+		if (config.Period) {
+			const now = this.unixTime();
+			if (now < queue.from || now >= queue.until) queue.roll(config.Period, now);
+		}
 		const key = resolveKey(subject);
 		const slot = queue.slots.get(key);
 		if (slot) {
-			slot.value = keepOf(slot.value, value as number, queue.keepBest, queue.ascending);
+			slot.value = keepOf(slot.value, value as number, config.KeepBest, config.Ascending, config.Sum);
 		} else {
 			// Checked once, when the key first queues.
 			const keyRefusal = refuseKey(key, this.maxKeyLength);
@@ -99,7 +148,7 @@ export class Queue implements QueueStage {
 				this.warnOnce(board, keyRefusal, "the store cannot hold such a key");
 				return false;
 			}
-			queue.enqueue(key, { value: value as number, failures: 0 });
+			queue.enqueue({ store: queue.store, key, value: value as number, failures: 0 });
 			this.added();
 		}
 		this.stats.Submitted += 1;
@@ -116,32 +165,32 @@ export class Queue implements QueueStage {
 
 	take(board: string): PendingWrite | undefined {
 		const queue = this.boards.get(board);
-		const key = queue?.dequeue();
-		if (queue === undefined || key === undefined) return undefined;
-		const slot = queue.slots.get(key)!;
-		queue.slots.delete(key);
+		const slot = queue?.dequeue();
+		if (slot === undefined) return undefined;
 		this.total -= 1;
-		return { Board: board, Key: key, Value: slot.value, Failures: slot.failures };
+		return { Board: board, Store: slot.store, Key: slot.key, Value: slot.value, Failures: slot.failures };
 	}
 
 	restore(write: PendingWrite, draining: boolean): boolean {
 		const queue = this.boards.get(write.Board);
 		if (!queue) return false;
 		const failures = write.Failures + 1;
+		const store = write.Store ?? write.Board;
 		if (!draining && failures >= this.context.settings.MaxWriteAttempts) {
 			this.stats.Dropped += 1;
 			log.warn(
-				`dropped ${write.Board} ${write.Key} = ${write.Value} after ${failures} failed write windows (MaxWriteAttempts)`,
+				`dropped ${store} ${write.Key} = ${write.Value} after ${failures} failed write windows (MaxWriteAttempts)`,
 			);
 			this.context.kernel.Bus.publish(Topics.Dropped, write.Board, write.Key, write.Value);
 			return true;
 		}
-		const newer = queue.slots.get(write.Key);
+		const config = queue.board;
+		const newer = queue.stores.get(store)?.get(write.Key);
 		if (newer) {
-			newer.value = keepOf(write.Value, newer.value, queue.keepBest, queue.ascending);
+			newer.value = keepOf(write.Value, newer.value, config.KeepBest, config.Ascending, config.Sum);
 			newer.failures = failures;
 		} else {
-			queue.enqueue(write.Key, { value: write.Value, failures });
+			queue.enqueue({ store, key: write.Key, value: write.Value, failures });
 			this.added();
 		}
 		return false;

@@ -1,5 +1,8 @@
 import { SingleFlight } from "../../kernel";
-import { Board, Entry, ReaderStage, StageContext, Subject, Topics, resolveKey } from "./types";
+import { Board, Entry, ReaderStage, StageContext, Subject, Topics, readPlace, resolveKey } from "./types";
+
+/** Pages a board keeps cached, one per period read (the current, the previous, a few named). */
+export const PAGES_PER_BOARD = 4;
 
 interface Page {
 	entries: Entry[];
@@ -11,7 +14,7 @@ interface Page {
 }
 
 interface Flight {
-	readonly board: string;
+	readonly store: string;
 	readonly read: SingleFlight<Entry[]>;
 }
 
@@ -26,8 +29,8 @@ function copyOf(entries: ReadonlyArray<Entry>, count: number): Entry[] {
 }
 
 /**
- * Cached reads. top() serves a per-board page and reads the backend at most once
- * per CacheSeconds (by the Clock option). When the page is missing or stale, the
+ * Cached reads. top() serves a page per board and period (a storage name) and
+ * reads the backend at most once per CacheSeconds (by the Clock option). When the page is missing or stale, the
  * first caller starts one read on its own thread and every concurrent caller for
  * the same board and size waits on it; a waiter cancelled meanwhile strands no
  * one. A failed read keeps the last page and retries a full window later; with
@@ -37,32 +40,37 @@ function copyOf(entries: ReadonlyArray<Entry>, count: number): Entry[] {
 export class Reader implements ReaderStage {
 	readonly Name = "Leaderboards.Reader";
 	private readonly pages = new Map<string, Page>();
+	// Each board's cached storage names, oldest first: at most PAGES_PER_BOARD.
+	private readonly cached = new Map<string, string[]>();
 	private readonly flights = new Map<string, Flight>();
 	private released = false;
 
 	constructor(private readonly context: StageContext) {}
 
-	top(board: string, count?: number): Entry[] {
+	top(board: string, count?: number, period?: string): Entry[] {
 		const config = this.context.settings.boards.get(board);
 		if (!config) return [];
+		const [store, periodId] = readPlace(board, config.Period, period, this.context.settings.unixTime);
 		// A count that is not a number (NaN included) means the whole page.
 		const asked = typeIs(count, "number") && count === count ? math.floor(count) : config.MaxEntries;
 		const size = math.min(asked, config.MaxEntries);
 		if (size <= 0) return [];
-		const page = this.pages.get(board);
+		const page = this.pages.get(store);
 		if (this.released || (page && this.serves(page, config, size))) return copyOf(page?.entries ?? [], size);
-		const id = `${size}:${board}`;
+		const id = `${size}:${store}`;
 		let flight = this.flights.get(id);
 		if (!flight) {
-			flight = { board, read: new SingleFlight(() => this.read(id, config, size)) };
+			flight = { store, read: new SingleFlight(() => this.read(id, config, size, store, periodId)) };
 			if (!flight.read.settled()) this.flights.set(id, flight);
 		}
 		return copyOf(flight.read.wait(), size);
 	}
 
-	scores(board: string, subjects: ReadonlyArray<Subject>): Map<string, number> | undefined {
-		const backend = this.context.settings.backend;
-		if (!this.context.settings.boards.has(board)) return new Map();
+	scores(board: string, subjects: ReadonlyArray<Subject>, period?: string): Map<string, number> | undefined {
+		const { backend, boards, unixTime } = this.context.settings;
+		const config = boards.get(board);
+		if (!config) return new Map();
+		const [store] = readPlace(board, config.Period, period, unixTime);
 		if (!backend.scores) error("Leaderboards: scores() needs a backend with scores(); this backend has none", 2);
 		const keys = new Array<string>();
 		const seen = new Set<string>();
@@ -74,12 +82,12 @@ export class Reader implements ReaderStage {
 			}
 		}
 		if (keys.isEmpty()) return new Map();
-		return backend.scores(board, keys);
+		return backend.scores(store, keys);
 	}
 
 	release() {
 		this.released = true;
-		for (const [, flight] of this.flights) flight.read.release(this.pages.get(flight.board)?.entries ?? []);
+		for (const [, flight] of this.flights) flight.read.release(this.pages.get(flight.store)?.entries ?? []);
 	}
 
 	// The cached page answers this call: fresh (or backing off after a failure) and big enough.
@@ -90,12 +98,12 @@ export class Reader implements ReaderStage {
 		return current && (page.size >= size || page.entries.size() < page.size);
 	}
 
-	private read(id: string, config: Board, size: number): Entry[] {
+	private read(id: string, config: Board, size: number, store: string, periodId?: string): Entry[] {
 		const { settings, kernel } = this.context;
-		const [ok, rows] = pcall(() => settings.backend.sorted(config.Name, config.Ascending, size));
+		const [ok, rows] = pcall(() => settings.backend.sorted(store, config.Ascending, size));
 		this.flights.delete(id);
 		if (!ok) error(rows, 0);
-		const page = this.pages.get(config.Name);
+		const page = this.pages.get(store);
 		if (rows === undefined) {
 			if (!page) return [];
 			page.retryAt = settings.clock() + config.CacheSeconds;
@@ -103,8 +111,20 @@ export class Reader implements ReaderStage {
 		}
 		const entries = new Array<Entry>(rows.size());
 		for (const row of rows) entries.push({ Key: row.Key, Value: row.Value, Rank: entries.size() + 1 });
-		this.pages.set(config.Name, { entries, size, fetchedAt: settings.clock() });
-		kernel.Bus.publish(Topics.Updated, config.Name, copyOf(entries, entries.size()));
+		if (!page) this.remember(config.Name, store);
+		this.pages.set(store, { entries, size, fetchedAt: settings.clock() });
+		kernel.Bus.publish(Topics.Updated, config.Name, copyOf(entries, entries.size()), periodId);
 		return entries;
+	}
+
+	// A board's new page pushes out its oldest beyond PAGES_PER_BOARD (past periods a game read once).
+	private remember(board: string, store: string) {
+		let stores = this.cached.get(board);
+		if (!stores) {
+			stores = [];
+			this.cached.set(board, stores);
+		}
+		stores.push(store);
+		if (stores.size() > PAGES_PER_BOARD) this.pages.delete(stores.shift()!);
 	}
 }

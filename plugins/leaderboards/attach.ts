@@ -8,12 +8,15 @@ import { settingsOf } from "./settings";
 import {
 	Entry,
 	LeaderboardOptions,
+	Period,
+	Settings,
 	ShutdownResult,
 	StageContext,
 	Stages,
 	Stats,
 	Subject,
 	WindowSummary,
+	periodFor,
 } from "./types";
 
 /**
@@ -27,6 +30,7 @@ export class Leaderboards implements Service {
 		private readonly stages: Stages,
 		/** { Submitted, Written, Failed, Dropped }. */
 		readonly Stats: Stats,
+		private readonly settings: Settings,
 	) {}
 
 	/** Queues a score. false for an unknown board, a non-number, NaN, infinities, after destroy(), and a fractional value or an unstorable key on the default backend. */
@@ -34,14 +38,29 @@ export class Leaderboards implements Service {
 		return this.stages.Queue.submit(board, subject, value);
 	}
 
-	/** Up to min(count, MaxEntries) entries { Key, Value, Rank } from the cache. Yields when the cache is stale. */
-	top(board: string, count?: number): Entry[] {
-		return this.stages.Reader.top(board, count);
+	/**
+	 * Up to min(count, MaxEntries) entries { Key, Value, Rank } from the cache. Yields when the cache is stale.
+	 * On a Reset board, period is "current" (the default), "previous" or a period id, each with its own cache.
+	 */
+	top(board: string, count?: number, period?: string): Entry[] {
+		return this.stages.Reader.top(board, count, period);
 	}
 
-	/** Yields. Stored values { [key] = value } for chosen players, sessions or keys; nil when the read failed. */
-	scores(board: string, subjects: ReadonlyArray<Subject>): Map<string, number> | undefined {
-		return this.stages.Reader.scores(board, subjects);
+	/** Yields. Stored values { [key] = value } for chosen players, sessions or keys; nil when the read failed. period as for top(). */
+	scores(board: string, subjects: ReadonlyArray<Subject>, period?: string): Map<string, number> | undefined {
+		return this.stages.Reader.scores(board, subjects, period);
+	}
+
+	/** A Reset board's period { Id, Start, Finish } (Unix seconds): "current" (the default), "previous" or an id. nil on an all-time board or for an id that names no period. */
+	period(board: string, which?: string): Period | undefined {
+		const rule = this.settings.boards.get(board)?.Period;
+		return rule && periodFor(rule, which, this.settings.unixTime());
+	}
+
+	/** Seconds until a Reset board rolls to its next period (for a countdown); nil on an all-time board. */
+	secondsUntilRoll(board: string): number | undefined {
+		const current = this.period(board);
+		return current && current.Finish - this.settings.unixTime();
 	}
 
 	/** Yields. Adds DisplayName and Username to entries keyed by UserId and returns the same table. */
@@ -89,7 +108,7 @@ export function attach(kernel: Kernel, options: LeaderboardOptions): Leaderboard
 	stages.Drainer = own.Drainer ? own.Drainer(context) : new Drainer(context);
 	for (const stage of [stages.Queue, stages.Flusher, stages.Reader, stages.NameResolver, stages.Drainer])
 		kernel.add(stage);
-	const boards = new Leaderboards(stages, stats);
+	const boards = new Leaderboards(stages, stats, settings);
 	kernel.add(boards);
 	return boards;
 }

@@ -1,6 +1,17 @@
 import { DataStoreService, Players, UserService } from "@rbxts/services";
 import { MAX_KEY_LENGTH, orderedDataStoreBackend } from "./backends/OrderedDataStore";
-import { Board, BoardConfig, LeaderboardOptions, Settings } from "./types";
+import {
+	Board,
+	BoardConfig,
+	LeaderboardOptions,
+	PERIOD_ID_LENGTH,
+	PeriodRule,
+	RESET_SCHEDULES,
+	ResetSchedule,
+	Settings,
+	WEEKDAYS,
+	storageName,
+} from "./types";
 
 /** The documented defaults. */
 export const DEFAULTS = {
@@ -28,12 +39,23 @@ const OPTION_KEYS = new Set([
 	"Backend",
 	"StorePrefix",
 	"Clock",
+	"UnixTime",
 	"SkipLoop",
 	"UserService",
 	"Players",
 	"Stages",
 ]);
-const BOARD_KEYS = new Set(["Ascending", "KeepBest", "MaxEntries", "CacheSeconds"]);
+const BOARD_KEYS = new Set([
+	"Ascending",
+	"KeepBest",
+	"MaxEntries",
+	"CacheSeconds",
+	"Reset",
+	"ResetOffset",
+	"WeekStart",
+	"Sum",
+	"NegativeDeltas",
+]);
 
 function fail(field: string, problem: string, value: unknown): never {
 	error(
@@ -74,17 +96,46 @@ function checkKeys(field: string, value: object, known: ReadonlySet<string>) {
 	}
 }
 
+const quoted = (names: ReadonlyArray<string>) => names.map((name) => `"${name}"`).join(", ");
+
+// A Reset board's schedule; ResetOffset and WeekStart only where they mean something.
+function periodRule(field: string, c: BoardConfig): PeriodRule | undefined {
+	if (c.Reset === undefined) {
+		if (c.ResetOffset !== undefined) fail(`${field}.ResetOffset`, "needs Reset", c.ResetOffset);
+		if (c.WeekStart !== undefined) fail(`${field}.WeekStart`, 'needs Reset = "Weekly"', c.WeekStart);
+		return undefined;
+	}
+	if (!RESET_SCHEDULES.includes(c.Reset as ResetSchedule))
+		fail(`${field}.Reset`, `must be one of ${quoted(RESET_SCHEDULES)}`, c.Reset);
+	const offset = c.ResetOffset ?? 0;
+	const [low, high] = c.Reset === "Hourly" ? [0, 3599] : [-86399, 86399];
+	if (!typeIs(offset, "number") || offset % 1 !== 0 || offset < low || offset > high)
+		fail(`${field}.ResetOffset`, `must be whole seconds from ${low} to ${high} on a ${c.Reset} board`, offset);
+	if (c.WeekStart !== undefined && c.Reset !== "Weekly")
+		fail(`${field}.WeekStart`, 'needs Reset = "Weekly"', c.WeekStart);
+	const weekStart = WEEKDAYS.indexOf(c.WeekStart ?? "Monday");
+	if (weekStart < 0) fail(`${field}.WeekStart`, `must be one of ${quoted(WEEKDAYS)}`, c.WeekStart);
+	return { Reset: c.Reset, ResetOffset: offset, WeekStart: weekStart };
+}
+
 function board(name: string, config: unknown): Board {
 	const field = `options.Boards.${name}`;
 	if (!typeIs(config, "table")) fail(field, "must be a BoardConfig table", config);
 	checkKeys(field, config, BOARD_KEYS);
 	const c = config as BoardConfig;
+	const sum = flag(`${field}.Sum`, c.Sum, false);
+	if (sum && c.KeepBest !== undefined) fail(`${field}.KeepBest`, "does not apply to a Sum board", c.KeepBest);
+	if (!sum && c.NegativeDeltas !== undefined)
+		fail(`${field}.NegativeDeltas`, "applies only to a Sum board", c.NegativeDeltas);
 	return {
 		Name: name,
 		Ascending: flag(`${field}.Ascending`, c.Ascending, DEFAULTS.Ascending),
 		KeepBest: flag(`${field}.KeepBest`, c.KeepBest, DEFAULTS.KeepBest),
 		MaxEntries: positiveInteger(`${field}.MaxEntries`, c.MaxEntries, DEFAULTS.MaxEntries),
 		CacheSeconds: positive(`${field}.CacheSeconds`, c.CacheSeconds, DEFAULTS.CacheSeconds),
+		Sum: sum,
+		NegativeDeltas: flag(`${field}.NegativeDeltas`, c.NegativeDeltas, false),
+		Period: periodRule(field, c),
 	};
 }
 
@@ -113,12 +164,12 @@ export function settingsOf(options: LeaderboardOptions): Settings {
 	let backend = options.Backend;
 	if (backend === undefined) {
 		for (const name of boardNames) {
-			if ((storePrefix + name).size() > MAX_KEY_LENGTH)
-				fail(
-					`options.Boards.${name}`,
-					`makes a store name over ${MAX_KEY_LENGTH} characters`,
-					storePrefix + name,
-				);
+			// A Reset board's longest storage name holds the longest period id.
+			const longest =
+				storePrefix +
+				storageName(name, boards.get(name)!.Period ? string.rep("0", PERIOD_ID_LENGTH) : undefined);
+			if (longest.size() > MAX_KEY_LENGTH)
+				fail(`options.Boards.${name}`, `makes a store name over ${MAX_KEY_LENGTH} characters`, longest);
 		}
 		backend = orderedDataStoreBackend(storePrefix, DataStoreService);
 	} else {
@@ -126,10 +177,16 @@ export function settingsOf(options: LeaderboardOptions): Settings {
 		if (!callable(backend.sorted)) fail("options.Backend", "needs sorted()", backend.sorted);
 		if (!callable(backend.submit) && !callable(backend.set))
 			error("Leaderboards.attach: options.Backend needs submit() or set()", 3);
+		for (const name of boardNames) {
+			if (boards.get(name)!.Sum && !callable(backend.set) && backend.sums !== true)
+				fail(`options.Boards.${name}.Sum`, "needs a backend with set() or sums = true", true);
+		}
 	}
 
 	const clock = options.Clock ?? os.clock;
 	if (!callable(clock)) fail("options.Clock", "must be a function", clock);
+	const unixTime = options.UnixTime ?? os.time;
+	if (!callable(unixTime)) fail("options.UnixTime", "must be a function", unixTime);
 
 	return {
 		boards,
@@ -146,6 +203,7 @@ export function settingsOf(options: LeaderboardOptions): Settings {
 		WritesInFlight: positiveInteger("options.WritesInFlight", options.WritesInFlight, DEFAULTS.WritesInFlight),
 		backend,
 		clock,
+		unixTime,
 		skipLoop: flag("options.SkipLoop", options.SkipLoop, false),
 		userService: options.UserService ?? UserService,
 		players: options.Players ?? Players,

@@ -15,18 +15,24 @@ export interface OrderedStores {
 type BatchGet = (this: OrderedDataStore, keys: string[]) => Map<string, { value: number }>;
 
 /**
- * The default backend: one OrderedDataStore per board, named StorePrefix .. board.
+ * The default backend: one OrderedDataStore per storage name, named StorePrefix
+ * .. store ("CKBoard_Kills", "CKBoard_Kills@2026-12-06" for a Reset board's day).
  * set is UpdateAsync (which spends both the OrderedRead and the OrderedWrite
  * budget), sorted pages GetSortedAsync, scores is BatchGetAsync in chunks of
  * 100, and budget is the smaller of the two ordered request budgets.
+ *
+ * Sum boards add in UpdateAsync, atomically, at least once: an ordered store
+ * holds a bare integer (no version, no metadata), so a write that failed but
+ * landed cannot be told from one that did not, and its retry adds again.
+ * Keep-best and keep-newest retries are harmless (they write the same value).
  */
 export function orderedDataStoreBackend(storePrefix: string, stores: OrderedStores): Backend {
 	const opened = new Map<string, OrderedDataStore>();
-	const storeOf = (board: string) => {
-		let store = opened.get(board);
+	const storeOf = (name: string) => {
+		let store = opened.get(name);
 		if (!store) {
-			store = stores.GetOrderedDataStore(storePrefix + board);
-			opened.set(board, store);
+			store = stores.GetOrderedDataStore(storePrefix + name);
+			opened.set(name, store);
 		}
 		return store;
 	};
@@ -35,15 +41,15 @@ export function orderedDataStoreBackend(storePrefix: string, stores: OrderedStor
 		integers: true,
 		maxKeyLength: MAX_KEY_LENGTH,
 
-		set: (board, key, updater) => {
-			storeOf(board).UpdateAsync(key, updater);
+		set: (name, key, updater) => {
+			storeOf(name).UpdateAsync(key, updater);
 			return true;
 		},
 
-		sorted: (board, ascending, count) => {
+		sorted: (name, ascending, count) => {
 			const [ok, rows] = pcall(() => {
 				const result = new Array<BackendRow>();
-				const pages = storeOf(board).GetSortedAsync(ascending, math.min(count, PAGE_SIZE));
+				const pages = storeOf(name).GetSortedAsync(ascending, math.min(count, PAGE_SIZE));
 				for (;;) {
 					for (const row of pages.GetCurrentPage() as unknown as { key: string; value: number }[]) {
 						if (result.size() < count) result.push({ Key: row.key, Value: row.value });
@@ -55,8 +61,8 @@ export function orderedDataStoreBackend(storePrefix: string, stores: OrderedStor
 			return ok ? rows : undefined;
 		},
 
-		scores: (board, keys) => {
-			const store = storeOf(board) as unknown as { BatchGetAsync: BatchGet } & OrderedDataStore;
+		scores: (name, keys) => {
+			const store = storeOf(name) as unknown as { BatchGetAsync: BatchGet } & OrderedDataStore;
 			const result = new Map<string, number>();
 			for (let start = 0; start < keys.size(); start += PAGE_SIZE) {
 				const chunk = new Array<string>();

@@ -142,3 +142,29 @@ export function periodFor(rule: PeriodRule, which: string | undefined, time: num
 	if (which === "previous") return previousPeriod(rule, time);
 	return periodNamed(rule, which);
 }
+
+/**
+ * Where a read of a board goes: its storage name and the period id (nil on an
+ * all-time board). Raises, at the game's call, for a period an all-time board
+ * does not have or an id that names no period of the board.
+ */
+export function readPlace(
+	board: string,
+	rule: PeriodRule | undefined,
+	which: unknown,
+	time: () => number,
+): LuaTuple<[string, string | undefined]> {
+	if (which !== undefined && !typeIs(which, "string"))
+		error(`Leaderboards: a period is "current", "previous" or a period id (got ${tostring(which)})`, 4);
+	if (!rule) {
+		if (which === undefined || which === "current") return $tuple(board, undefined);
+		error(`Leaderboards: ${board} is an all-time board; it has no period "${which}"`, 4);
+	}
+	const period = periodFor(rule, which, time());
+	if (!period)
+		error(
+			`Leaderboards: ${board} has no period "${which}" (a ${rule.Reset} id looks like "${periodAt(rule, 0).Id}")`,
+			4,
+		);
+	return $tuple(storageName(board, period.Id), period.Id);
+}

@@ -1,3 +1,5 @@
+import { ResetSchedule, Weekday } from "./periods";
+
 /** A ranked row of a board: a storage key, its stored value, and its 1-based rank. */
 export interface Entry {
 	Key: string;
@@ -21,6 +23,16 @@ export interface BoardConfig {
 	MaxEntries?: number;
 	/** top() cache window in seconds. Default 60. */
 	CacheSeconds?: number;
+	/** Resets the board on a UTC calendar schedule: each period is stored apart. Default none: all-time. */
+	Reset?: ResetSchedule;
+	/** Seconds after the UTC boundary at which a Reset board rolls (4 * 3600: 04:00 UTC). Integer, -86400 < offset < 86400; Hourly 0..3599. Default 0. */
+	ResetOffset?: number;
+	/** The day a Weekly board's week starts. Default "Monday". */
+	WeekStart?: Weekday;
+	/** Each submit adds its value to the stored total (kills, coins earned). Default false. */
+	Sum?: boolean;
+	/** A Sum board accepts negative values, which subtract. Default false: refused. */
+	NegativeDeltas?: boolean;
 }
 
 /** A row a backend's sorted() returns. */
@@ -34,16 +46,29 @@ export interface BackendRow {
  * Functions are called with a dot (no self), as plain tables of functions.
  */
 export interface Backend {
-	/** Custom stores apply the keep-best rule themselves, atomically. Preferred over set. */
-	submit?: (board: string, key: string, value: number, keepBest: boolean, ascending: boolean) => boolean;
+	/**
+	 * Custom stores apply the keep-best rule themselves, atomically. Preferred over set.
+	 * `store` is the board's storage name ("Kills", or "Kills@2026-12-06" for a period).
+	 * `sum` (only for a backend that sets `sums`): add value to the stored total.
+	 */
+	submit?: (
+		store: string,
+		key: string,
+		value: number,
+		keepBest: boolean,
+		ascending: boolean,
+		sum?: boolean,
+	) => boolean;
+	/** submit() understands its sum argument; without this, Sum boards write through set. */
+	sums?: boolean;
 	/** DataStore-shaped stores: call updater(old) and write a non-nil result; nil means no write. */
-	set?: (board: string, key: string, updater: (old: number | undefined) => number | undefined) => boolean;
+	set?: (store: string, key: string, updater: (old: number | undefined) => number | undefined) => boolean;
 	/** Ranked reads: up to count rows, best first; undefined on failure. */
-	sorted: (board: string, ascending: boolean, count: number) => BackendRow[] | undefined;
+	sorted: (store: string, ascending: boolean, count: number) => BackendRow[] | undefined;
 	/** Writes available now; each window takes the smaller of this and WritesPerFlush. */
 	budget?: () => number | undefined;
 	/** Stored values for keys, missing keys left out; undefined on failure. Needed by scores(). */
-	scores?: (board: string, keys: string[]) => Map<string, number> | undefined;
+	scores?: (store: string, keys: string[]) => Map<string, number> | undefined;
 	/** The store holds integers only: submit refuses fractions (the default backend sets this). */
 	integers?: boolean;
 	/** The longest key the store accepts (the default backend: 50). */
@@ -81,7 +106,7 @@ export const NO_PROGRESS = "leaderboard shutdown flush made no progress";
 
 /** Bus topics. Updated is the public one; the others tell the stages' story to games, specs and the demo. */
 export const Topics = {
-	/** (name, entries): a top() read refreshed the cache from the backend. Failed reads publish nothing. */
+	/** (name, entries, period): a top() read refreshed the cache from the backend; period is the period id, nil on an all-time board. Failed reads publish nothing. */
 	Updated: "Leaderboard.Updated",
 	/** (): the queue went from empty to pending; the Flusher arms a window. */
 	Pending: "Leaderboard.Pending",

@@ -1,4 +1,5 @@
-import { Subject } from "./public";
+import { Backend, Subject } from "./public";
+import { Board, PendingWrite } from "./stages";
 
 // The domain rules, each in exactly one place: every stage (and a game's own
 // stage) resolves keys, validates values and keeps the best through these.
@@ -75,4 +76,16 @@ export function updaterFor(value: number, keepBest: boolean, ascending: boolean,
 		if (keepBest && stored !== undefined && !isBetter(value, stored, ascending)) return undefined;
 		return value;
 	};
+}
+
+/**
+ * One pending write through a backend, to the storage name it carries: submit
+ * (a Sum board's only where the backend declares sums), else set with the
+ * board's updater. Returns what the backend returned.
+ */
+export function writeThrough(backend: Backend, board: Board, write: PendingWrite): unknown {
+	const store = write.Store ?? write.Board;
+	if (backend.submit && (!board.Sum || backend.sums === true))
+		return backend.submit(store, write.Key, write.Value, board.KeepBest, board.Ascending, board.Sum);
+	return backend.set!(store, write.Key, updaterFor(write.Value, board.KeepBest, board.Ascending, board.Sum));
 }

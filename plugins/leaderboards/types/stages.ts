@@ -1,4 +1,5 @@
 import { Kernel, Service } from "../../../kernel";
+import { PeriodRule } from "./periods";
 import { Backend, BoardConfig, Entry, ShutdownResult, Stats, Subject, WindowSummary } from "./public";
 
 /** What names() needs of UserService (a spec may hand it a double). */
@@ -33,6 +34,8 @@ export interface LeaderboardOptions {
 	StorePrefix?: string;
 	/** Time source for cache windows and the names budget. Default os.clock. */
 	Clock?: () => number;
+	/** Unix seconds (UTC) that place values and reads in Reset boards' periods. Default os.time. */
+	UnixTime?: () => number;
 	/** Never arm flush windows; specs call _flush() by hand. Default false. */
 	SkipLoop?: boolean;
 	/** Test injection point for names(). */
@@ -50,6 +53,12 @@ export interface Board {
 	readonly KeepBest: boolean;
 	readonly MaxEntries: number;
 	readonly CacheSeconds: number;
+	/** Submits add to the stored total. */
+	readonly Sum: boolean;
+	/** A Sum board accepts negative values. */
+	readonly NegativeDeltas: boolean;
+	/** The reset schedule; undefined on an all-time board. */
+	readonly Period?: PeriodRule;
 }
 
 /** attach's options, checked and with every default applied. */
@@ -65,6 +74,7 @@ export interface Settings {
 	readonly WritesInFlight: number;
 	readonly backend: Backend;
 	readonly clock: () => number;
+	readonly unixTime: () => number;
 	readonly skipLoop: boolean;
 	readonly userService: UserLookup;
 	readonly players: PlayerLookup;
@@ -73,6 +83,8 @@ export interface Settings {
 /** A value detached from the queue for one write. */
 export interface PendingWrite {
 	readonly Board: string;
+	/** Where the value goes: the storage name of the period it was submitted in. Absent: the board's own name. */
+	readonly Store?: string;
 	readonly Key: string;
 	readonly Value: number;
 	/** Consecutive failed windows of this key so far. */
@@ -126,8 +138,9 @@ export interface FlusherStage extends Service {
 
 /** Reader: cached, single-flight top(); scores(). */
 export interface ReaderStage extends Service {
-	top(board: string, count?: number): Entry[];
-	scores(board: string, subjects: ReadonlyArray<Subject>): Map<string, number> | undefined;
+	/** period: "current" (the default), "previous" or a period id, on a Reset board. */
+	top(board: string, count?: number, period?: string): Entry[];
+	scores(board: string, subjects: ReadonlyArray<Subject>, period?: string): Map<string, number> | undefined;
 	/** Lets every reader waiting on a backend read go now, with the cached page. */
 	release(): void;
 }
