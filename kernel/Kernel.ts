@@ -64,11 +64,12 @@ export class Kernel {
 	readonly Bus = new Bus();
 	readonly Scheduler: Scheduler;
 	readonly closeBudget: number;
+	/** start() binds stop() to game:BindToClose (KernelOptions.bindToClose). */
+	readonly bindToClose: boolean;
 
 	private readonly services = new Map<string, Service>();
 	private readonly registered = new Array<Service>();
 	private readonly started = new Array<Service>();
-	private readonly bindToClose: boolean;
 	private phase: Phase = "registering";
 	private bootQueue?: Service[];
 	private stopping?: Promise<StopResult>;
@@ -113,6 +114,11 @@ export class Kernel {
 	/** The service or plugin registered under name, or undefined. */
 	find<T extends Service = Service>(name: string): T | undefined {
 		return this.services.get(name) as T | undefined;
+	}
+
+	/** start() was called: the kernel is booting, running or stopped. Until then no service runs and nothing is bound to the server's close. */
+	hasStarted(): boolean {
+		return this.phase !== "registering";
 	}
 
 	/** Boots: every init, then every start. Errors naming the service and the phase. */

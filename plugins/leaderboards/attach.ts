@@ -1,4 +1,4 @@
-import { Kernel, Service } from "../../kernel";
+import { Kernel, Logger, Service } from "../../kernel";
 import { Drainer } from "./Drainer";
 import { Flusher } from "./Flusher";
 import { NameResolver } from "./NameResolver";
@@ -19,14 +19,19 @@ import {
 	periodFor,
 } from "./types";
 
+const log = Logger.scope("Leaderboards");
+
 /**
  * The boards a game holds: what attach() returns. Also the kernel service
  * "Leaderboards", whose stop() drains (destroy()) when the server closes.
  */
 export class Leaderboards implements Service {
 	readonly Name = "Leaderboards";
+	// The first submit checks the kernel was started (see submit()); later ones skip it.
+	private startChecked = false;
 
 	constructor(
+		private readonly kernel: Kernel,
 		private readonly stages: Stages,
 		/** { Submitted, Written, Failed, Dropped }. */
 		readonly Stats: Stats,
@@ -35,6 +40,7 @@ export class Leaderboards implements Service {
 
 	/** Queues a score. false for an unknown board, a non-number, NaN, infinities, after destroy(), and a fractional value or an unstorable key on the default backend. */
 	submit(board: string, subject: Subject, value: number): boolean {
+		if (!this.startChecked) this.checkStarted();
 		return this.stages.Queue.submit(board, subject, value);
 	}
 
@@ -68,8 +74,9 @@ export class Leaderboards implements Service {
 		return this.stages.NameResolver.names(entries);
 	}
 
-	/** Runs one capped window now; returns at once if a flush is already running. Yields. */
+	/** Runs one capped window now and returns what it did; nil at once while a flush runs or once destroy() began (the drain runs the windows). Yields. */
 	flushNow(): WindowSummary | undefined {
+		if (this.stages.Drainer.destroyed()) return undefined;
 		return this.stages.Flusher.flushNow();
 	}
 
@@ -81,6 +88,15 @@ export class Leaderboards implements Service {
 	/** For specs with SkipLoop: runs one capped window and returns what it did. Yields. */
 	_flush(): WindowSummary {
 		return this.stages.Flusher.runWindow();
+	}
+
+	// Without kernel.start() nothing is bound to BindToClose: the queued scores would be lost at shutdown, silently.
+	private checkStarted() {
+		this.startChecked = true;
+		if (this.kernel.hasStarted() || !this.kernel.bindToClose) return;
+		log.warn(
+			"submit() on a kernel that has not started: call kernel.start() after attach(), or nothing drains the queued scores when the server closes (BindToClose is bound by start()); this warning shows once",
+		);
 	}
 
 	/** The kernel calls this when the server closes. */
@@ -108,7 +124,7 @@ export function attach(kernel: Kernel, options: LeaderboardOptions): Leaderboard
 	stages.Drainer = own.Drainer ? own.Drainer(context) : new Drainer(context);
 	for (const stage of [stages.Queue, stages.Flusher, stages.Reader, stages.NameResolver, stages.Drainer])
 		kernel.add(stage);
-	const boards = new Leaderboards(stages, stats, settings);
+	const boards = new Leaderboards(kernel, stages, stats, settings);
 	kernel.add(boards);
 	return boards;
 }

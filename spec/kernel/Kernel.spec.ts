@@ -39,6 +39,15 @@ describe("Kernel boot", () => {
 		]);
 	});
 
+	it("hasStarted() answers whether start() was called: what a plugin checks before relying on BindToClose", () => {
+		const kernel = quiet();
+		expect(kernel.hasStarted()).toBe(false);
+		expect(kernel.bindToClose).toBe(false);
+		kernel.start();
+		expect(kernel.hasStarted()).toBe(true);
+		expect(new Kernel().bindToClose).toBe(true);
+	});
+
 	it("orders by declared Dependencies before Name", () => {
 		const { events, service } = recorder();
 		const kernel = quiet();

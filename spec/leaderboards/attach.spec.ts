@@ -12,6 +12,7 @@ import {
 	keepOf,
 	resolveKey,
 } from "../../plugins/leaderboards";
+import { captureLogs } from "../kernel/doubles";
 import { MemoryBackend, boardsWith } from "./doubles";
 
 const kernel = () => new Kernel({ bindToClose: false });
@@ -176,5 +177,51 @@ describe("attach", () => {
 		expect(result.Remaining).toBe(0);
 		expect(memory.get("Kills", "c")).toBe(1);
 		expect(boards.submit("Kills", "d", 1)).toBe(false);
+	});
+});
+
+describe("the boards tell a game what it got wrong", () => {
+	const boardsOn = (k: Kernel) => attach(k, { Boards: { Kills: {} }, Backend: backend(), SkipLoop: true });
+
+	it("warns once when a board takes a submit on a kernel that has not started (BindToClose is bound by start())", () => {
+		const logs = captureLogs();
+		const boards = boardsOn(new Kernel());
+		expect(boards.submit("Kills", "a", 1)).toBe(true);
+		expect(boards.submit("Kills", "b", 2)).toBe(true);
+		logs.restore();
+		expect(logs.messages("warn")).toEqual([
+			"[Leaderboards] submit() on a kernel that has not started: call kernel.start() after attach(), or nothing drains the queued scores when the server closes (BindToClose is bound by start()); this warning shows once",
+		]);
+	});
+
+	it("no warning on a started kernel, nor on one the game closes itself (bindToClose = false)", () => {
+		const logs = captureLogs();
+		const started = new Kernel();
+		const onStarted = boardsOn(started);
+		started.start();
+		onStarted.submit("Kills", "a", 1);
+		const own = boardsOn(kernel());
+		own.submit("Kills", "a", 1);
+		logs.restore();
+		expect(logs.messages("warn")).toEqual([]);
+		expect(started.hasStarted()).toBe(true);
+		expect(started.stop().complete).toBe(true);
+	});
+
+	it("flushNow() returns nil at once once destroy() began, during the drain and after it", () => {
+		const memory = new MemoryBackend();
+		memory.writeSeconds = 1;
+		const { boards } = boardsWith({ backend: memory });
+		for (let i = 1; i <= 5; i++) boards.submit("Kills", `k${i}`, i);
+		let during: unknown = "not called";
+		task.spawn(() => {
+			task.wait(0.5);
+			during = boards.flushNow();
+		});
+		const [complete] = boards.destroy();
+		expect(complete).toBe(true);
+		expect(during).toBeUndefined();
+		expect(boards.flushNow()).toBeUndefined();
+		expect(memory.writes.size()).toBe(5);
 	});
 });
