@@ -3,32 +3,53 @@ import { headlessGate } from "../../spec/gate/control";
 import { SimulationConfig, simulate } from "./simulation";
 import { plainLine, screen, summaryLines } from "./view";
 
-const USAGE = `usage: npm run demo -- [options]
-
-A simulated game on the embedded emulated engine: servers sharing one
-OrderedDataStore, each running the design document's BoardService.
-
-  --servers N     simulated servers (default 2)
-  --players N     players per server (default 30)
-  --minutes N     simulated minutes of play (default 60)
-  --fail-rate R   share of backend writes and reads that fail, 0..1 (default 0)
-  --seed N        the run is deterministic for a seed (default 1)
-  --json          print the summary as JSON only
-  --help          this text`;
-
 type Parsed = { config: SimulationConfig; json: boolean } | { problem: string } | { help: true };
 
-const NUMBERS: Record<string, [key: keyof SimulationConfig, min: number, max: number, whole: boolean]> = {
-	"--servers": ["servers", 1, 8, true],
-	"--players": ["players", 1, 100, true],
-	"--minutes": ["minutes", 0.1, 24 * 60, false],
-	"--fail-rate": ["failRate", 0, 0.9, false],
-	"--seed": ["seed", 1, 2 ** 31, true],
-};
+interface NumberFlag {
+	readonly flag: string;
+	readonly key: keyof SimulationConfig;
+	readonly min: number;
+	readonly max: number;
+	readonly whole: boolean;
+	readonly help: string;
+}
+
+// One table for parsing and for --help, so the ranges printed are the ranges enforced.
+const NUMBERS: ReadonlyArray<NumberFlag> = [
+	{ flag: "--servers N", key: "servers", min: 1, max: 8, whole: true, help: "simulated servers" },
+	{ flag: "--players N", key: "players", min: 1, max: 100, whole: true, help: "players per server" },
+	{ flag: "--minutes N", key: "minutes", min: 0.1, max: 24 * 60, whole: false, help: "simulated minutes of play" },
+	{
+		flag: "--fail-rate R",
+		key: "failRate",
+		min: 0,
+		max: 0.9,
+		whole: false,
+		help: "share of backend writes and reads that fail",
+	},
+	{ flag: "--seed N", key: "seed", min: 1, max: 2 ** 31, whole: true, help: "the run is deterministic for a seed" },
+];
+
+const DEFAULTS: SimulationConfig = { servers: 2, players: 30, minutes: 60, failRate: 0, seed: 1 };
+
+/** The --help text. */
+export function usage(): string {
+	const lines = [
+		"usage: npm run demo -- [options]",
+		"",
+		"A simulated game on the embedded emulated engine: servers sharing one",
+		"OrderedDataStore, each running the design document's BoardService.",
+		"",
+	];
+	for (const { flag, key, min, max, help } of NUMBERS)
+		lines.push(`  ${flag}${string.rep(" ", 16 - flag.size())}${help}, ${min} to ${max} (default ${DEFAULTS[key]})`);
+	lines.push("  --json          print the summary as JSON only", "  --help          this text");
+	return lines.join("\n");
+}
 
 /** Reads the demo's flags; every mistake names itself. */
 export function parseFlags(args: string[]): Parsed {
-	const config: SimulationConfig = { servers: 2, players: 30, minutes: 60, failRate: 0, seed: 1 };
+	const config: SimulationConfig = { ...DEFAULTS };
 	let json = false;
 	for (let i = 0; i < args.size(); i++) {
 		const arg = args[i];
@@ -37,9 +58,9 @@ export function parseFlags(args: string[]): Parsed {
 			json = true;
 			continue;
 		}
-		const spec = NUMBERS[arg];
+		const spec = NUMBERS.find(({ flag }) => flag.split(" ")[0] === arg);
 		if (!spec) return { problem: `unknown option ${arg}` };
-		const [key, min, max, whole] = spec;
+		const { key, min, max, whole } = spec;
 		const value = tonumber(args[i + 1]);
 		if (value === undefined) return { problem: `${arg} needs a number` };
 		if (value < min || value > max || (whole && value % 1 !== 0))
@@ -56,11 +77,11 @@ export function main(args: string[]): number {
 	if (!gate) error("the demo runs in the headless gate: npm run demo");
 	const parsed = parseFlags(args);
 	if ("help" in parsed) {
-		gate.write(USAGE);
+		gate.write(usage());
 		return 0;
 	}
 	if ("problem" in parsed) {
-		gate.write(`demo: ${parsed.problem}\n\n${USAGE}`);
+		gate.write(`demo: ${parsed.problem}\n\n${usage()}`);
 		return 2;
 	}
 	const { config, json } = parsed;

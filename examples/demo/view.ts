@@ -91,7 +91,7 @@ export function summaryLines(summary: Summary): string[] {
 	lines.push(
 		summary.ok
 			? "OK: every best score is stored, or its loss is named above"
-			: "FAILED: scores were lost without a reason",
+			: `FAILED: ${summary.mismatches.filter((mismatch) => !mismatch.explained).size()} scores were lost without a reason`,
 	);
 	return lines;
 }
