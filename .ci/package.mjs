@@ -3,24 +3,48 @@
 // and rojo binaries cannot run here:
 //
 //   node .ci/package.mjs npm        dist/npm: the @rbxts package (package-type Luau + .d.ts)
-//   node .ci/package.mjs wally      dist/wally: the Wally package (same Luau, runtime inside)
+//   node .ci/package.mjs wally      dist/wally: the Wally package (same Luau, runtime inside, and
+//                                   Luau types generated from the declarations: .ci/luau-types.mjs)
 //   node .ci/package.mjs consumers  dist/consumers: a plain Luau place with ServerPackages laid
 //                                   out as `wally install` does, and a tiny roblox-ts game
-//                                   compiled against the npm package; dist/checks: wally.toml
-//                                   parsed by a real TOML parser, and the Roblox class names
-//                                   from @rbxts/types, for the manifest and project specs
+//                                   compiled against the npm package with rbxtsc 3 and with
+//                                   rbxtsc 2.3; dist/checks: wally.toml parsed by a real TOML
+//                                   parser, the Roblox class names from @rbxts/types, the peer
+//                                   ranges against each compiler's types, and the declarations'
+//                                   surface, for the manifest, project and types specs
 //   node .ci/package.mjs            all of them (what npm test runs first)
 
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import semver from "semver";
 import { parse } from "smol-toml";
+import ts from "typescript";
+import { luauTypes } from "./luau-types.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const dist = join(root, "dist");
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
-const rbxtsc = join(root, "node_modules", "roblox-ts", "out", "CLI", "cli.js");
+// The compilers a game may use: the project's own, and the 2.x line games still run on.
+const compilers = {
+	rbxts: { cli: join(root, "node_modules", "roblox-ts", "out", "CLI", "cli.js"), types: "@rbxts/compiler-types" },
+	"rbxts-2": {
+		cli: join(root, "node_modules", "roblox-ts-2", "out", "CLI", "cli.js"),
+		types: "rbxts-compiler-types-2",
+	},
+};
+const rbxtsc = compilers.rbxts.cli;
+const quiet = process.argv.includes("--quiet");
+
+// What a build made and where, for the person who ran it.
+function say(line) {
+	if (!quiet) process.stdout.write(`${line}\n`);
+}
+
+function versionOf(packageDir) {
+	return JSON.parse(readFileSync(join(root, "node_modules", packageDir, "package.json"), "utf8")).version;
+}
 
 function run(args, cwd) {
 	const result = spawnSync(process.execPath, args, { cwd, stdio: "inherit" });
@@ -54,6 +78,24 @@ function buildNpm() {
 	delete published.devDependencies;
 	writeJson(join(out, "package.json"), published);
 	for (const file of ["README.md", "LICENSE"]) cpSync(join(root, file), join(out, file));
+	say(
+		`built the npm package ${pkg.name}@${pkg.version} in ${relative(root, out)} (Luau and .d.ts under out/); publish from there: npm publish ${relative(root, out)}`,
+	);
+}
+
+// The Luau types, from the declarations the npm build just emitted.
+function generateTypes() {
+	const config = ts.getParsedCommandLineOfConfigFile(
+		join(root, "tsconfig.package.json"),
+		{},
+		{
+			...ts.sys,
+			onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+				throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n"));
+			},
+		},
+	);
+	return luauTypes(join(dist, "npm", pkg.types), config.options);
 }
 
 // The Wally package: the same Luau with the roblox-ts runtime (RuntimeLib,
@@ -68,18 +110,49 @@ function buildWally() {
 		recursive: true,
 		filter: (path) => !path.endsWith(".d.ts") && !path.endsWith("package.json"),
 	});
+	const types = generateTypes();
+	writeFileSync(join(src, "Types.luau"), types.text);
+	// Wally forwards the entry's `export type`s into the link module a game requires.
+	const forwards = types.exported.map((name) => {
+		const parameters = types.parameters[name];
+		return parameters
+			? `export type ${name}<${parameters}> = Types.${name}<${parameters}>`
+			: `export type ${name} = Types.${name}`;
+	});
 	writeFileSync(
 		join(src, "init.luau"),
-		`-- Leaderboards for plain Luau games: require(Packages.Leaderboards).
+		`--!strict
+-- Leaderboards for plain Luau games: require(Packages.Leaderboards).
 -- The compiled roblox-ts modules get their runtime from TS.import; this entry
 -- loads the runtime that ships inside the package and imports the plugin,
--- which also carries the kernel (Kernel, Logger, Bus, Scheduler, ...).
+-- which also carries the kernel (Kernel, Logger, Bus, Scheduler, ...). Its
+-- types come from Types.luau, generated from the TypeScript declarations.
 local TS = require(script.include.RuntimeLib)
-return TS.import(script, script, "plugins", "leaderboards")
+local Types = require(script.Types)
+
+${forwards.join("\n")}
+
+return (TS.import(script, script, "plugins", "leaderboards") :: any) :: Types.Package
 `,
 	);
+	writeJson(join(dist, "checks", "luau-types.json"), { surface: types.surface, exported: types.exported });
 	writeJson(join(out, "default.project.json"), { name: "leaderboards", tree: { $path: "src" } });
 	for (const file of ["README.md", "LICENSE", "wally.toml"]) cpSync(join(root, file), join(out, file));
+	say(
+		`built the Wally package ${manifest.package.name}@${manifest.package.version} in ${relative(root, out)} (the runtime inside, ${types.exported.length} Luau types in src/Types.luau); publish from there: cd ${relative(root, out)} && wally publish`,
+	);
+}
+
+// The link module \`wally install\` writes: it forwards the package entry's exported types.
+function wallyLink(target, entry) {
+	const forwards = [...readFileSync(entry, "utf8").matchAll(/^export type (\w+)(?:<([^>]*)>)?/gm)].map(
+		([, name, parameters]) =>
+			parameters
+				? `export type ${name}<${parameters}> = MODULE.${name}<${parameters}>`
+				: `export type ${name} = MODULE.${name}`,
+	);
+	if (forwards.length === 0) return `return require(${target})\n`;
+	return `local MODULE = require(${target})\n${forwards.join("\n")}\nreturn MODULE\n`;
 }
 
 // A plain Luau place, its ServerPackages laid out the way `wally install` lays
@@ -93,29 +166,39 @@ function buildLuauConsumer(manifest) {
 	cpSync(join(dist, "wally"), join(out, "ServerPackages", "_Index", folder, name), { recursive: true });
 	writeFileSync(
 		join(out, "ServerPackages", "Leaderboards.lua"),
-		`return require(script.Parent._Index["${folder}"]["${name}"])\n`,
+		wallyLink(`script.Parent._Index["${folder}"]["${name}"]`, join(dist, "wally", "src", "init.luau")),
 	);
 	cpSync(join(root, "spec", "packaging", "fixtures", "luau"), out, { recursive: true });
 	renameSync(join(out, "place.project.json"), join(out, "default.project.json"));
 	cpSync(join(root, "examples", "luau", "BoardService.luau"), join(out, "Services", "BoardService.luau"));
 }
 
-// A tiny roblox-ts game that imports the package by name, compiled with rbxtsc.
-function buildRbxtsConsumer() {
-	const out = join(dist, "consumers", "rbxts");
+// A tiny roblox-ts game that imports the package by name, compiled with one
+// compiler and that compiler's own types and runtime (rbxts_include).
+function buildRbxtsConsumer(compiler) {
+	const { cli, types } = compilers[compiler];
+	const out = join(dist, "consumers", compiler);
 	fresh(out);
 	cpSync(join(root, "spec", "packaging", "fixtures", "rbxts"), out, { recursive: true });
 	renameSync(join(out, "place.project.json"), join(out, "default.project.json"));
 	const modules = join(out, "node_modules", "@rbxts");
 	mkdirSync(modules, { recursive: true });
 	cpSync(join(dist, "npm"), join(modules, "leaderboards"), { recursive: true });
-	for (const dependency of ["services", "types", "compiler-types"]) {
+	for (const dependency of ["services", "types"]) {
 		symlinkSync(join(root, "node_modules", "@rbxts", dependency), join(modules, dependency), "dir");
 	}
-	run([rbxtsc, "--type", "game"], out);
+	symlinkSync(join(root, "node_modules", types), join(modules, "compiler-types"), "dir");
+	run([cli, "--type", "game"], out);
+	// What npm checks before it installs the package into such a game: the peer ranges.
+	const compilerTypes = versionOf(types);
+	return {
+		compiler: `roblox-ts@${versionOf(compiler === "rbxts" ? "roblox-ts" : "roblox-ts-2")}`,
+		compilerTypes,
+		accepted: semver.satisfies(compilerTypes, pkg.peerDependencies["@rbxts/compiler-types"]),
+	};
 }
 
-const what = process.argv[2] ?? "all";
+const what = process.argv.slice(2).find((arg) => !arg.startsWith("--")) ?? "all";
 const manifest = parse(readFileSync(join(root, "wally.toml"), "utf8"));
 if (what === "npm" || what === "all") buildNpm();
 if (what === "wally" || what === "all") {
@@ -126,7 +209,7 @@ if (what === "consumers" || what === "all") {
 	if (!existsSync(join(dist, "wally"))) buildWally();
 	fresh(join(dist, "consumers"));
 	buildLuauConsumer(manifest);
-	buildRbxtsConsumer();
+	writeJson(join(dist, "checks", "peers.json"), Object.keys(compilers).map(buildRbxtsConsumer));
 	writeJson(join(dist, "checks", "wally.json"), { manifest, packageJson: { name: pkg.name, version: pkg.version } });
 	// The Roblox class names, for the project file checks (the declarations are too big to hand to the VM).
 	const declarations = readFileSync(

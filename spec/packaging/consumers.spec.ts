@@ -68,15 +68,21 @@ describeGate("packages as games consume them", () => {
 		expect(server.game.GetService("ReplicatedStorage").FindFirstChild("rbxts_include")).toBeUndefined();
 	});
 
-	it("npm: a roblox-ts game imports @rbxts/leaderboards by name, compiled with rbxtsc", () => {
-		const server = gate!.newServer("dist/consumers/rbxts/default.project.json");
-		const main = server.game
-			.GetService("ServerScriptService")
-			.WaitForChild("Game")
-			.WaitForChild("main") as ModuleScript;
-		const result = (
-			server.require(main) as { run: () => { written: number; top: string[]; complete: boolean } }
-		).run();
-		expect(result).toEqual({ written: 2, top: ["guild-b=7", "guild-a=5"], complete: true });
-	});
+	// The same game compiled by each compiler .ci/package.mjs knows, each with its own types and runtime.
+	for (const [consumer, compiler] of [
+		["rbxts", "rbxtsc 3"],
+		["rbxts-2", "rbxtsc 2.3 (roblox-ts 2.x games)"],
+	]) {
+		it(`npm: a roblox-ts game imports @rbxts/leaderboards by name, compiled with ${compiler}`, () => {
+			const server = gate!.newServer(`dist/consumers/${consumer}/default.project.json`);
+			const main = server.game
+				.GetService("ServerScriptService")
+				.WaitForChild("Game")
+				.WaitForChild("main") as ModuleScript;
+			const result = (
+				server.require(main) as { run: () => { written: number; top: string[]; complete: boolean } }
+			).run();
+			expect(result).toEqual({ written: 2, top: ["guild-b=7", "guild-a=5"], complete: true });
+		});
+	}
 });

@@ -81,6 +81,16 @@ describeGate("wally.toml, as a real TOML parser reads it, by Wally's manifest ru
 		expect(gate!.readFile(`dist/npm/${pkg.types}`)).toBeDefined();
 		expect(pkg.files).toContain("out/plugins");
 	});
+
+	it("its peer ranges accept the compiler types of roblox-ts 3 and 2.3 games (checked by npm's semver)", () => {
+		const peers = HttpService.JSONDecode(gate!.readFile("dist/checks/peers.json")!) as {
+			compiler: string;
+			compilerTypes: string;
+			accepted: boolean;
+		}[];
+		expect(peers.map((peer) => peer.compiler.match("^roblox%-ts@%d+")[0])).toEqual(["roblox-ts@3", "roblox-ts@2"]);
+		for (const peer of peers) expect(`${peer.compilerTypes}: ${peer.accepted}`).toBe(`${peer.compilerTypes}: true`);
+	});
 });
 
 // Rojo's rules for a project file: $path targets exist, $className values are
