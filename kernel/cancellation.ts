@@ -46,10 +46,15 @@ export function join<T>(scheduler: Scheduler, inFlight: Promise<T>, seconds: num
  * every yielding call to a store or engine service gets, so nothing waits
  * forever. Yields. Work past the deadline is not stopped (a write may still
  * land); its late result is thrown away. An error work raises comes back as
- * { settled: true, ok: false, problem }.
+ * { settled: true, ok: false, problem } with problem exactly what it raised.
  */
 export function within<T>(scheduler: Scheduler, seconds: number, work: () => T): Joined<T> {
-	const running = new Promise<T>((resolve) => resolve(work()));
+	// pcall, not the Promise's own handler: that wraps a raised string in a Promise.Error.
+	const running = new Promise<T>((resolve, reject) => {
+		const [ok, value] = pcall(work);
+		if (ok) resolve(value);
+		else reject(value);
+	});
 	// A late rejection has no one waiting for it: not an unhandled one.
 	running.catch(() => {});
 	return join(scheduler, running, seconds).expect();

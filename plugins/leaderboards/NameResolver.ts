@@ -1,4 +1,4 @@
-import { Logger, SingleFlight } from "../../kernel";
+import { Logger, SingleFlight, within } from "../../kernel";
 import { Entry, NameResolverStage, StageContext } from "./types";
 
 const log = Logger.scope("Leaderboards");
@@ -14,7 +14,8 @@ interface Name {
 }
 
 // A UserId key: a positive whole number written the way tostring writes it.
-function userIdOf(key: string): number | undefined {
+function userIdOf(key: unknown): number | undefined {
+	if (!typeIs(key, "string")) return undefined;
 	const id = tonumber(key);
 	return id !== undefined && id > 0 && id % 1 === 0 && tostring(id) === key ? id : undefined;
 }
@@ -27,8 +28,8 @@ function userIdOf(key: string): number | undefined {
  * Concurrent calls share lookups: an id already being looked up is waited on,
  * not asked again.
  * Results are cached (starting over past 1,000 users), ids with no account are
- * remembered and never asked again, a failed call warns and leaves entries
- * unnamed. Keys that are not UserIds cost nothing.
+ * remembered and never asked again, a failed call (or one past RequestSeconds)
+ * warns and leaves entries unnamed. Keys that are not UserIds cost nothing.
  */
 export class NameResolver implements NameResolverStage {
 	readonly Name = "Leaderboards.NameResolver";
@@ -45,7 +46,10 @@ export class NameResolver implements NameResolverStage {
 		const unnamed = new Array<Entry>();
 		const ask = new Array<number>();
 		const waits = new Set<SingleFlight<void>>();
+		if (!typeIs(entries, "table")) error(`Leaderboards: names() takes an array of entries (got ${entries})`, 3);
 		for (const entry of entries) {
+			// A row a game built by hand may be anything: only { Key = "<UserId>" } rows are named.
+			if (!typeIs(entry, "table")) continue;
 			const id = userIdOf(entry.Key);
 			if (id === undefined || this.missing.has(id)) continue;
 			const player = players.GetPlayerByUserId(id);
@@ -84,15 +88,23 @@ export class NameResolver implements NameResolverStage {
 		// Counted as asked until the answer says how many results it spent.
 		const spent = { at: this.context.settings.clock(), results: batch.size() };
 		this.spent.push(spent);
-		const [ok, infos] = pcall(() => this.context.settings.userService.GetUserInfosByUserIdsAsync(batch));
+		const { userService, RequestSeconds } = this.context.settings;
+		const call = within(this.context.kernel.Scheduler, RequestSeconds, () =>
+			userService.GetUserInfosByUserIdsAsync(batch),
+		);
 		for (const id of batch) this.lookups.delete(id);
-		if (!ok) {
-			log.warn(`names(): UserService lookup failed, entries left unnamed: ${infos}`);
+		if (!call.ok || !typeIs(call.value, "table")) {
+			const why = call.settled
+				? tostring(call.problem ?? call.value)
+				: `past RequestSeconds (${RequestSeconds} s)`;
+			log.warn(`names(): UserService lookup failed, entries left unnamed: ${why}`);
 			return;
 		}
+		const infos = call.value;
 		spent.results = infos.size();
 		const returned = new Set<number>();
 		for (const info of infos) {
+			if (!typeIs(info, "table") || !typeIs(info.Id, "number")) continue;
 			returned.add(info.Id);
 			this.remember(info.Id, { DisplayName: info.DisplayName, Username: info.Username });
 		}

@@ -8,12 +8,13 @@ import {
 	Stats,
 	Subject,
 	Topics,
+	Warnings,
 	keepOf,
 	periodAt,
 	refuseKey,
 	refuseValue,
-	resolveKey,
 	storageName,
+	subjectKey,
 } from "./types";
 
 const log = Logger.scope("Leaderboards");
@@ -100,7 +101,7 @@ class BoardQueue {
 export class Queue implements QueueStage {
 	readonly Name = "Leaderboards.Queue";
 	private readonly boards = new Map<string, BoardQueue>();
-	private readonly warned = new Set<string>();
+	private readonly warnings = new Warnings();
 	private readonly stats: Stats;
 	private readonly integersOnly: boolean;
 	private readonly maxKeyLength?: number;
@@ -125,19 +126,27 @@ export class Queue implements QueueStage {
 		const refusal = refuseValue(value, this.integersOnly);
 		if (refusal !== undefined) {
 			if (refusal === "fractional")
-				this.warnOnce(board, refusal, "the store holds integers only: scale fractions (times in milliseconds)");
+				this.refused(board, refusal, "the store holds integers only: scale fractions (times in milliseconds)");
+			return false;
+		}
+		const [key, junk] = subjectKey(subject);
+		if (key === undefined) {
+			this.refused(
+				board,
+				`the subject is ${junk}`,
+				"submit a Player, a session with a Player, a string, a whole number or a value with __tostring",
+			);
 			return false;
 		}
 		const config = queue.board;
 		if (config.Sum && !config.NegativeDeltas && (value as number) < 0) {
-			this.warnOnce(board, "negative value", "a Sum board adds values: NegativeDeltas = true lets them subtract");
+			this.refused(board, "negative value", "a Sum board adds values: NegativeDeltas = true lets them subtract");
 			return false;
 		}
 		if (config.Period) {
 			const now = this.unixTime();
 			if (now < queue.from || now >= queue.until) queue.roll(config.Period, now);
 		}
-		const key = resolveKey(subject);
 		const slot = queue.slots.get(key);
 		if (slot) {
 			slot.value = keepOf(slot.value, value as number, config.KeepBest, config.Ascending, config.Sum);
@@ -145,7 +154,7 @@ export class Queue implements QueueStage {
 			// Checked once, when the key first queues.
 			const keyRefusal = refuseKey(key, this.maxKeyLength);
 			if (keyRefusal !== undefined) {
-				this.warnOnce(board, keyRefusal, "the store cannot hold such a key");
+				this.refused(board, keyRefusal, "the store cannot hold such a key");
 				return false;
 			}
 			queue.enqueue({ store: queue.store, key, value: value as number, failures: 0 });
@@ -205,11 +214,7 @@ export class Queue implements QueueStage {
 		if (this.total === 1) this.context.kernel.Bus.publish(Topics.Pending);
 	}
 
-	private warnOnce(board: string, reason: string, why: string) {
-		// reason first: it never holds a ":" (and "\0" would cut an interpolated string short).
-		const id = `${reason}:${board}`;
-		if (this.warned.has(id)) return;
-		this.warned.add(id);
-		log.warn(`${board}: submit refused, ${reason} (${why}); this warning shows once per board`);
+	private refused(board: string, reason: string, why: string) {
+		this.warnings.once(board, reason, `submit refused, ${reason} (${why})`);
 	}
 }

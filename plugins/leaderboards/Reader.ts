@@ -1,5 +1,19 @@
-import { SingleFlight } from "../../kernel";
-import { Board, Entry, ReaderStage, StageContext, Subject, Topics, readPlace, resolveKey } from "./types";
+import { Logger, SingleFlight, within } from "../../kernel";
+import {
+	BackendRow,
+	Board,
+	Entry,
+	ReaderStage,
+	StageContext,
+	Subject,
+	Topics,
+	Warnings,
+	readPlace,
+	refuseKey,
+	subjectKey,
+} from "./types";
+
+const log = Logger.scope("Leaderboards");
 
 /** Pages a board keeps cached, one per period read (the current, the previous, a few named). */
 export const PAGES_PER_BOARD = 4;
@@ -9,6 +23,8 @@ interface Page {
 	/** How many rows were asked for; fewer came back when the board ran out. */
 	size: number;
 	fetchedAt: number;
+	/** Which read filled it (reads are numbered as they start): an older read never replaces it. */
+	read: number;
 	/** After a failed read, the stale page is served until then. */
 	retryAt?: number;
 }
@@ -33,9 +49,16 @@ function copyOf(entries: ReadonlyArray<Entry>, count: number): Entry[] {
  * reads the backend at most once per CacheSeconds (by the Clock option). When the page is missing or stale, the
  * first caller starts one read on its own thread and every concurrent caller for
  * the same board and size waits on it; a waiter cancelled meanwhile strands no
- * one. A failed read keeps the last page and retries a full window later; with
- * no page, top() returns {} and the next call tries again. An error the backend
- * throws is raised in every waiter and the next call reads again.
+ * one. A failed read, or one past RequestSeconds, keeps the last page and
+ * retries a full window later; with no page, top() returns {} and the next call
+ * tries again. A read that started before the read that filled the page never
+ * replaces it. An error the backend throws is raised in every waiter and the
+ * next call reads again. Rows with a Key that is not a string or a Value that is
+ * not a number are dropped with a warning.
+ *
+ * scores() skips subjects with no storable key (with a warning), refuses with
+ * nil more keys than backend.readBudget() grants now, and gives the backend call
+ * RequestSeconds.
  */
 export class Reader implements ReaderStage {
 	readonly Name = "Leaderboards.Reader";
@@ -44,6 +67,8 @@ export class Reader implements ReaderStage {
 	private readonly cached = new Map<string, string[]>();
 	private readonly flights = new Map<string, Flight>();
 	private released = false;
+	private started = 0;
+	private readonly warnings = new Warnings();
 
 	constructor(private readonly context: StageContext) {}
 
@@ -67,22 +92,39 @@ export class Reader implements ReaderStage {
 	}
 
 	scores(board: string, subjects: ReadonlyArray<Subject>, period?: string): Map<string, number> | undefined {
-		const { backend, boards, unixTime } = this.context.settings;
+		const { backend, boards, unixTime, RequestSeconds } = this.context.settings;
 		const config = boards.get(board);
 		if (!config) return new Map();
 		const [store] = readPlace(board, config.Period, period, unixTime);
 		if (!backend.scores) error("Leaderboards: scores() needs a backend with scores(); this backend has none", 2);
+		if (!typeIs(subjects, "table")) error(`Leaderboards: scores() takes an array of subjects (got ${subjects})`, 3);
 		const keys = new Array<string>();
 		const seen = new Set<string>();
 		for (const subject of subjects) {
-			const key = resolveKey(subject);
-			if (!seen.has(key)) {
-				seen.add(key);
-				keys.push(key);
+			const [key, junk] = subjectKey(subject);
+			const refusal = junk !== undefined ? `the subject is ${junk}` : refuseKey(key!, backend.maxKeyLength);
+			if (refusal !== undefined) {
+				this.warnings.once(board, refusal, `scores() skipped a subject, ${refusal}`);
+			} else if (!seen.has(key!)) {
+				seen.add(key!);
+				keys.push(key!);
 			}
 		}
 		if (keys.isEmpty()) return new Map();
-		return backend.scores(store, keys);
+		const budget = backend.readBudget?.();
+		if (budget !== undefined && keys.size() > budget) {
+			log.warn(
+				`${board}: scores() refused ${keys.size()} keys: the read budget grants ${budget} now (ask for fewer, or later)`,
+			);
+			return undefined;
+		}
+		const call = within(this.context.kernel.Scheduler, RequestSeconds, () => backend.scores!(store, keys));
+		if (!call.settled) {
+			log.warn(`${board}: scores() read past RequestSeconds (${RequestSeconds} s); treated as failed`);
+			return undefined;
+		}
+		if (!call.ok) error(call.problem, 0);
+		return typeIs(call.value, "table") ? call.value : undefined;
 	}
 
 	release() {
@@ -100,20 +142,46 @@ export class Reader implements ReaderStage {
 
 	private read(id: string, config: Board, size: number, store: string, periodId?: string): Entry[] {
 		const { settings, kernel } = this.context;
-		const [ok, rows] = pcall(() => settings.backend.sorted(store, config.Ascending, size));
+		this.started += 1;
+		const order = this.started;
+		const call = within(kernel.Scheduler, settings.RequestSeconds, () =>
+			settings.backend.sorted(store, config.Ascending, size),
+		);
 		this.flights.delete(id);
-		if (!ok) error(rows, 0);
+		if (!call.ok && call.settled) error(call.problem, 0);
+		if (!call.settled)
+			log.warn(
+				`${config.Name}: top() read past RequestSeconds (${settings.RequestSeconds} s); treated as failed`,
+			);
 		const page = this.pages.get(store);
-		if (rows === undefined) {
+		const rows = call.value;
+		if (!typeIs(rows, "table")) {
 			if (!page) return [];
 			page.retryAt = settings.clock() + config.CacheSeconds;
 			return page.entries;
 		}
-		const entries = new Array<Entry>(rows.size());
-		for (const row of rows) entries.push({ Key: row.Key, Value: row.Value, Rank: entries.size() + 1 });
+		const entries = this.entriesOf(config.Name, rows);
+		if (page && page.read > order) return entries;
 		if (!page) this.remember(config.Name, store);
-		this.pages.set(store, { entries, size, fetchedAt: settings.clock() });
+		this.pages.set(store, { entries, size, fetchedAt: settings.clock(), read: order });
 		kernel.Bus.publish(Topics.Updated, config.Name, copyOf(entries, entries.size()), periodId);
+		return entries;
+	}
+
+	// Ranked entries from a backend's rows, dropping rows no reader could use.
+	private entriesOf(board: string, rows: BackendRow[]): Entry[] {
+		const entries = new Array<Entry>(rows.size());
+		for (const row of rows) {
+			const usable = typeIs(row, "table") && typeIs(row.Key, "string") && typeIs(row.Value, "number");
+			if (usable && row.Value === row.Value)
+				entries.push({ Key: row.Key, Value: row.Value, Rank: entries.size() + 1 });
+			else
+				this.warnings.once(
+					board,
+					"row",
+					"top() dropped a row from the backend's sorted() with a Key that is not a string or a Value that is not a number",
+				);
+		}
 		return entries;
 	}
 

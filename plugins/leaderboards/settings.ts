@@ -56,6 +56,9 @@ const BOARD_KEYS = new Set([
 	"Sum",
 	"NegativeDeltas",
 ]);
+const STAGE_KEYS = new Set(["Queue", "Flusher", "Reader", "NameResolver", "Drainer"]);
+// The backend's optional functions: each, when present, must be callable (a typo'd table fails at attach, not every window).
+const BACKEND_FUNCTIONS = ["submit", "set", "budget", "scores", "readBudget"] as const;
 
 function fail(field: string, problem: string, value: unknown): never {
 	error(
@@ -88,6 +91,25 @@ function flag(field: string, value: unknown, fallback: boolean): boolean {
 	if (value === undefined) return fallback;
 	if (!typeIs(value, "boolean")) fail(field, "must be a boolean", value);
 	return value;
+}
+
+// An injected service (a double, or the engine's own): something with the one method names() calls.
+function service<T>(field: string, value: unknown, method: string, fallback: T): T {
+	if (value === undefined) return fallback;
+	const fields = typeIs(value, "table") ? (value as Record<string, unknown>) : undefined;
+	if (!typeIs(value, "Instance") && (fields === undefined || !callable(fields[method])))
+		fail(field, `must have ${method}()`, value);
+	return value as T;
+}
+
+// A time source, called once now: one returning nil would fail inside every later use instead.
+function timeSource(field: string, value: unknown, fallback: () => number): () => number {
+	const source = value ?? fallback;
+	if (!callable(source)) fail(field, "must be a function", source);
+	const [ok, now] = pcall(source as () => number);
+	if (!ok || !typeIs(now, "number") || now !== now)
+		fail(field, ok ? "must return a number" : "errored when called", now);
+	return source as () => number;
 }
 
 function checkKeys(field: string, value: object, known: ReadonlySet<string>) {
@@ -175,24 +197,38 @@ export function settingsOf(options: LeaderboardOptions): Settings {
 	} else {
 		if (!typeIs(backend, "table")) fail("options.Backend", "must be a table of functions", backend);
 		if (!callable(backend.sorted)) fail("options.Backend", "needs sorted()", backend.sorted);
-		if (!callable(backend.submit) && !callable(backend.set))
+		for (const name of BACKEND_FUNCTIONS) {
+			const member = backend[name];
+			if (member !== undefined && !callable(member))
+				fail(`options.Backend.${name}`, "must be a function", member);
+		}
+		if (backend.submit === undefined && backend.set === undefined)
 			error("Leaderboards.attach: options.Backend needs submit() or set()", 3);
+		if (backend.integers !== undefined) flag("options.Backend.integers", backend.integers, false);
+		if (backend.maxKeyLength !== undefined)
+			positiveInteger("options.Backend.maxKeyLength", backend.maxKeyLength, 0);
 		for (const name of boardNames) {
 			if (boards.get(name)!.Sum && !callable(backend.set) && backend.sums !== true)
 				fail(`options.Boards.${name}.Sum`, "needs a backend with set() or sums = true", true);
 		}
 	}
 
-	const clock = options.Clock ?? os.clock;
-	if (!callable(clock)) fail("options.Clock", "must be a function", clock);
-	const unixTime = options.UnixTime ?? os.time;
-	if (!callable(unixTime)) fail("options.UnixTime", "must be a function", unixTime);
+	const clock = timeSource("options.Clock", options.Clock, os.clock);
+	const unixTime = timeSource("options.UnixTime", options.UnixTime, os.time);
+
+	if (options.Stages !== undefined) {
+		if (!typeIs(options.Stages, "table"))
+			fail("options.Stages", "must be a table of stage factories", options.Stages);
+		checkKeys("options.Stages", options.Stages, STAGE_KEYS);
+		for (const [name, factory] of pairs(options.Stages))
+			if (!callable(factory)) fail(`options.Stages.${name}`, "must be a function (context) -> stage", factory);
+	}
 
 	return {
 		boards,
 		boardNames,
 		FlushSeconds: positive("options.FlushSeconds", options.FlushSeconds, DEFAULTS.FlushSeconds),
-		WritesPerFlush: positive("options.WritesPerFlush", options.WritesPerFlush, DEFAULTS.WritesPerFlush),
+		WritesPerFlush: positiveInteger("options.WritesPerFlush", options.WritesPerFlush, DEFAULTS.WritesPerFlush),
 		MaxWriteAttempts: positiveInteger(
 			"options.MaxWriteAttempts",
 			options.MaxWriteAttempts,
@@ -205,7 +241,7 @@ export function settingsOf(options: LeaderboardOptions): Settings {
 		clock,
 		unixTime,
 		skipLoop: flag("options.SkipLoop", options.SkipLoop, false),
-		userService: options.UserService ?? UserService,
-		players: options.Players ?? Players,
+		userService: service("options.UserService", options.UserService, "GetUserInfosByUserIdsAsync", UserService),
+		players: service("options.Players", options.Players, "GetPlayerByUserId", Players),
 	};
 }

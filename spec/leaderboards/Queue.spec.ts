@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@rbxts/jest-globals";
 import { Kernel } from "../../kernel";
-import { attach, resolveKey } from "../../plugins/leaderboards";
+import { attach, subjectKey } from "../../plugins/leaderboards";
 import { headlessGate } from "../gate/control";
 import { captureLogs } from "../kernel/doubles";
 import { MemoryBackend, boardsWith } from "./doubles";
@@ -12,14 +12,15 @@ describe("the submit queue", () => {
 		it("a Player becomes tostring(UserId); a session, its player's", () => {
 			if (!gate) return;
 			const player = gate.players.join({ UserId: 4242, Name: "ada" });
-			expect(resolveKey(player)).toBe("4242");
-			expect(resolveKey({ Player: player })).toBe("4242");
+			expect(subjectKey(player)[0]).toBe("4242");
+			expect(subjectKey({ Player: player })[0]).toBe("4242");
 			gate.players.leave(player);
 		});
 
-		it("anything else goes through tostring: guild names, NPC ids", () => {
-			expect(resolveKey("Guild of Foxes")).toBe("Guild of Foxes");
-			expect(resolveKey(17)).toBe("17");
+		it("a string is itself, a whole number its digits: guild names, NPC ids", () => {
+			expect(subjectKey("Guild of Foxes")[0]).toBe("Guild of Foxes");
+			expect(subjectKey(17)[0]).toBe("17");
+			expect(subjectKey(-3)[0]).toBe("-3");
 		});
 
 		it("the queued key is the resolved key", () => {

@@ -10,7 +10,7 @@ import {
 	WindowSummary,
 	attach,
 	keepOf,
-	resolveKey,
+	subjectKey,
 } from "../../plugins/leaderboards";
 import { captureLogs } from "../kernel/doubles";
 import { MemoryBackend, boardsWith } from "./doubles";
@@ -36,7 +36,9 @@ describe("attach", () => {
 			"options.Boards.Kills.Colour is not an option",
 		);
 		expect(attachWith({ FlushSeconds: 0 })).toThrow("options.FlushSeconds must be a positive number (got 0)");
-		expect(attachWith({ WritesPerFlush: -3 })).toThrow("options.WritesPerFlush must be a positive number (got -3)");
+		expect(attachWith({ WritesPerFlush: -3 })).toThrow(
+			"options.WritesPerFlush must be a positive integer (got -3)",
+		);
 		expect(attachWith({ MaxWriteAttempts: 2.5 })).toThrow(
 			"options.MaxWriteAttempts must be a positive integer (got 2.5)",
 		);
@@ -91,7 +93,8 @@ describe("attach", () => {
 				submit(board, subject, value) {
 					if (closed || !context.settings.boards.has(board) || !typeIs(value, "number")) return false;
 					const config = context.settings.boards.get(board)!;
-					const key = resolveKey(subject);
+					const [key] = subjectKey(subject);
+					if (key === undefined) return false;
 					const index = find(board, key);
 					if (index === -1) order.push({ board, key, value });
 					else order[index].value = keepOf(order[index].value, value, config.KeepBest, config.Ascending);

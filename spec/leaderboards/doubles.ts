@@ -24,6 +24,14 @@ export class MemoryBackend {
 	failReads = false;
 	/** sorted throws this while set. */
 	throwReads?: string;
+	/** The next N sorted reads never return. */
+	hangReads = 0;
+	/** The next N scores reads never return. */
+	hangScores = 0;
+	/** Seconds each scores read yields. */
+	scoresSeconds = 0;
+	/** While set, sorted returns these rows as they are (a custom backend's junk). */
+	rawRows?: unknown;
 	/** budget() answer; undefined leaves budget out of the backend. */
 	budgetValue?: number;
 	/** Called inside each write, before it lands (a backend that calls destroy() from its write). */
@@ -82,6 +90,11 @@ export class MemoryBackend {
 			sorted: (board, ascending, count) => this.sorted(board, ascending, count),
 			scores: (board, keys) => {
 				this.scoresCalls += 1;
+				if (this.scoresSeconds > 0) task.wait(this.scoresSeconds);
+				if (this.hangScores > 0) {
+					this.hangScores -= 1;
+					coroutine.yield();
+				}
 				const result = new Map<string, number>();
 				for (const key of keys) {
 					const value = this.get(board, key);
@@ -113,7 +126,12 @@ export class MemoryBackend {
 	sorted(board: string, ascending: boolean, count: number): BackendRow[] | undefined {
 		this.sortedCalls += 1;
 		if (this.readSeconds > 0) task.wait(this.readSeconds);
+		if (this.hangReads > 0) {
+			this.hangReads -= 1;
+			coroutine.yield();
+		}
 		if (this.throwReads !== undefined) error(this.throwReads, 0);
+		if (this.rawRows !== undefined) return this.rawRows as BackendRow[];
 		if (this.failReads) return undefined;
 		const rows = new Array<BackendRow>();
 		for (const [key, value] of this.storeOf(board)) rows.push({ Key: key, Value: value });

@@ -3,6 +3,7 @@ import { DataStoreService } from "@rbxts/services";
 import { Kernel } from "../../kernel";
 import { Backend, attach } from "../../plugins/leaderboards";
 import { headlessGate } from "../gate/control";
+import { captureLogs } from "../kernel/doubles";
 import { MemoryBackend, boardsWith } from "./doubles";
 
 const gate = headlessGate();
@@ -64,5 +65,41 @@ describe("scores()", () => {
 		const boards = attach(new Kernel({ bindToClose: false }), { Boards: { Kills: {} }, SkipLoop: true });
 		expect(boards.scores("Kills", ["1"])).toBeUndefined();
 		expect(boards.scores("Kills", ["1"])).toEqual(new Map());
+	});
+
+	// Engine facts: BatchGetAsync spends one OrderedRead request per key, and a
+	// server's OrderedRead budget holds 60 + 40 x players (one minute): on an empty
+	// server a chunk of 100 keys waits in the throttle queue for a budget that never holds it.
+	it("the default backend refuses, with nil and a warning, more keys than the read budget grants now", () => {
+		if (!gate) return;
+		gate.reset();
+		const boards = attach(new Kernel({ bindToClose: false }), { Boards: { Kills: {} }, SkipLoop: true });
+		const subjects = new Array<string>();
+		for (let i = 1; i <= 150; i++) subjects.push(tostring(i));
+		const logs = captureLogs();
+		const started = os.clock();
+		const scores = boards.scores("Kills", subjects);
+		logs.restore();
+		expect(scores).toBeUndefined();
+		expect(os.clock() - started).toBeLessThan(1);
+		expect(gate.dataStore.calls("BatchGetAsync")).toBe(0);
+		expect(logs.messages("warn")).toEqual([
+			"[Leaderboards] Kills: scores() refused 150 keys: the read budget grants 60 now (ask for fewer, or later)",
+		]);
+	});
+
+	it("the default backend chunks to what the read budget holds now, never waiting on the throttle queue", () => {
+		if (!gate) return;
+		gate.reset();
+		const store = DataStoreService.GetOrderedDataStore("CKBoard_Kills");
+		store.SetAsync("3", 30);
+		// 60 OrderedRead requests on an empty server; spend 15 of them.
+		for (let i = 0; i < 15; i++) store.GetAsync("3");
+		const boards = attach(new Kernel({ bindToClose: false }), { Boards: { Kills: {} }, SkipLoop: true });
+		const subjects = new Array<string>();
+		for (let i = 1; i <= 45; i++) subjects.push(tostring(i));
+		expect(boards.scores("Kills", subjects)).toEqual(new Map([["3", 30]]));
+		expect(gate.dataStore.calls("BatchGetAsync")).toBe(1);
+		expect(gate.dataStore.throttled()).toBe(0);
 	});
 });

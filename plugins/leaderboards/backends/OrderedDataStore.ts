@@ -19,7 +19,8 @@ type BatchGet = (this: OrderedDataStore, keys: string[]) => Map<string, { value:
  * .. store ("CKBoard_Kills", "CKBoard_Kills@2026-12-06" for a Reset board's day).
  * set is UpdateAsync (which spends both the OrderedRead and the OrderedWrite
  * budget), sorted pages GetSortedAsync, scores is BatchGetAsync in chunks of
- * 100, and budget is the smaller of the two ordered request budgets.
+ * 100 (fewer when the OrderedRead budget holds fewer now), readBudget is the
+ * OrderedRead budget, and budget is the smaller of the two ordered request budgets.
  *
  * Sum boards add in UpdateAsync, atomically, at least once: an ordered store
  * holds a bare integer (no version, no metadata), so a write that failed but
@@ -36,6 +37,8 @@ export function orderedDataStoreBackend(storePrefix: string, stores: OrderedStor
 		}
 		return store;
 	};
+
+	const readBudget = () => stores.GetRequestBudgetForRequestType(Enum.DataStoreRequestType.OrderedRead);
 
 	return {
 		integers: true,
@@ -64,9 +67,13 @@ export function orderedDataStoreBackend(storePrefix: string, stores: OrderedStor
 		scores: (name, keys) => {
 			const store = storeOf(name) as unknown as { BatchGetAsync: BatchGet } & OrderedDataStore;
 			const result = new Map<string, number>();
-			for (let start = 0; start < keys.size(); start += PAGE_SIZE) {
+			for (let start = 0; start < keys.size();) {
+				// A chunk of N keys spends N OrderedRead requests at once: never more than the budget holds now,
+				// or it waits in the throttle queue for a refill it may never get (the budget holds one minute).
+				const size = math.clamp(readBudget(), 1, PAGE_SIZE);
 				const chunk = new Array<string>();
-				for (let i = start; i < math.min(start + PAGE_SIZE, keys.size()); i++) chunk.push(keys[i]);
+				for (let i = start; i < math.min(start + size, keys.size()); i++) chunk.push(keys[i]);
+				start += size;
 				const [ok, found] = pcall(() => store.BatchGetAsync(chunk));
 				if (!ok) return undefined;
 				for (const [key, entry] of found) result.set(key, entry.value);
@@ -74,10 +81,9 @@ export function orderedDataStoreBackend(storePrefix: string, stores: OrderedStor
 			return result;
 		},
 
+		readBudget,
+
 		budget: () =>
-			math.min(
-				stores.GetRequestBudgetForRequestType(Enum.DataStoreRequestType.OrderedRead),
-				stores.GetRequestBudgetForRequestType(Enum.DataStoreRequestType.OrderedWrite),
-			),
+			math.min(readBudget(), stores.GetRequestBudgetForRequestType(Enum.DataStoreRequestType.OrderedWrite)),
 	};
 }

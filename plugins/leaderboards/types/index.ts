@@ -2,3 +2,4 @@ export * from "./public";
 export * from "./rules";
 export * from "./stages";
 export * from "./periods";
+export * from "./warnings";

@@ -69,6 +69,8 @@ export interface Backend {
 	budget?: () => number | undefined;
 	/** Stored values for keys, missing keys left out; undefined on failure. Needed by scores(). */
 	scores?: (store: string, keys: string[]) => Map<string, number> | undefined;
+	/** Keys scores() may read now; scores() refuses (nil, with a warning) more keys than this instead of waiting on a throttle. */
+	readBudget?: () => number | undefined;
 	/** The store holds integers only: submit refuses fractions (the default backend sets this). */
 	integers?: boolean;
 	/** The longest key the store accepts (the default backend: 50). */

@@ -1,22 +1,61 @@
-import { Backend, Subject } from "./public";
+import { Backend } from "./public";
 import { Board, PendingWrite } from "./stages";
 
 // The domain rules, each in exactly one place: every stage (and a game's own
 // stage) resolves keys, validates values and keeps the best through these.
 
-/** A Player is its UserId string, a session its player's, anything else tostring(). */
-export function resolveKey(subject: Subject): string {
-	if (typeIs(subject, "string")) return subject;
-	if (typeIs(subject, "Instance") && subject.IsA("Player")) return tostring(subject.UserId);
-	if (typeIs(subject, "table")) {
-		const player = (subject as { Player?: unknown }).Player;
-		if (typeIs(player, "Instance") && player.IsA("Player")) return tostring(player.UserId);
-	}
-	return tostring(subject);
-}
-
 /** The largest integer a double holds exactly: 2^53. */
 export const MAX_EXACT_INTEGER = 2 ** 53;
+
+/** A subject's storage key, or why it has none. */
+export type SubjectKey = LuaTuple<[key: string, refusal: undefined]> | LuaTuple<[key: undefined, refusal: string]>;
+
+const playerOf = (session: object) => (session as { Player?: unknown }).Player;
+
+// A key from a value whose metatable defines __tostring (a game's own id type); never throws.
+function ownKey(subject: object): SubjectKey {
+	const meta = getmetatable(subject);
+	if (!typeIs(meta, "table") || (meta as { __tostring?: unknown }).__tostring === undefined)
+		return $tuple(
+			undefined,
+			typeIs(subject, "table") ? "a table with no Player and no __tostring" : "a userdata with no __tostring",
+		);
+	const [ok, key] = pcall(tostring, subject);
+	if (!ok) return $tuple(undefined, "a value whose __tostring errors");
+	return $tuple(key, undefined);
+}
+
+/**
+ * The one subject rule: what submit, scores and every stage that names a
+ * subject accept. A Player is its UserId string, a session (a table with a
+ * Player field) its player's, a string itself, a whole number within ±2^53
+ * its digits, and a table or userdata whose metatable defines __tostring what
+ * that returns. Anything else (nil, booleans, NaN, fractions, functions, other
+ * Instances, a session with no Player, a plain table) has no key: the refusal
+ * names its kind, the same text for every value of that kind. Never throws.
+ */
+export function subjectKey(subject: unknown): SubjectKey {
+	if (typeIs(subject, "string")) return $tuple(subject, undefined);
+	if (typeIs(subject, "Instance")) {
+		if (subject.IsA("Player")) return $tuple(tostring(subject.UserId), undefined);
+		return $tuple(undefined, `a ${subject.ClassName}, not a Player`);
+	}
+	if (typeIs(subject, "number")) {
+		if (subject % 1 === 0 && math.abs(subject) <= MAX_EXACT_INTEGER)
+			return $tuple(subject === 0 ? "0" : tostring(subject), undefined);
+		if (subject !== subject) return $tuple(undefined, "a NaN number");
+		if (math.abs(subject) === math.huge) return $tuple(undefined, "an infinite number");
+		return $tuple(undefined, subject % 1 !== 0 ? "a fractional number" : "a number outside ±2^53");
+	}
+	if (typeIs(subject, "table")) {
+		// pcall: a session class whose __index errors on a missing field must not make submit throw.
+		const [ok, player] = pcall(playerOf, subject);
+		if (ok && typeIs(player, "Instance") && player.IsA("Player")) return $tuple(tostring(player.UserId), undefined);
+		return ownKey(subject);
+	}
+	if (typeIs(subject, "userdata")) return ownKey(subject as object);
+	return $tuple(undefined, subject === undefined ? "nil" : `a ${typeOf(subject)}`);
+}
 
 /** Why a value cannot be queued, or undefined when it can. */
 export function refuseValue(value: unknown, integersOnly: boolean): string | undefined {

@@ -18,7 +18,7 @@ export interface LeaderboardOptions {
 	Boards: Record<string, BoardConfig>;
 	/** Delay from the first pending submit to its flush window. Default 15. */
 	FlushSeconds?: number;
-	/** Write cap per window, across all boards. Default 30. */
+	/** Write cap per window, across all boards; a positive integer. Default 30. */
 	WritesPerFlush?: number;
 	/** Consecutive failed windows before a queued value is dropped. Default 10. */
 	MaxWriteAttempts?: number;
@@ -32,7 +32,7 @@ export interface LeaderboardOptions {
 	Backend?: Backend;
 	/** OrderedDataStore name prefix (default backend only). Default "CKBoard_". */
 	StorePrefix?: string;
-	/** Time source for cache windows and the names budget. Default os.clock. */
+	/** Time source for cache windows and the names budget; must return a number. Default os.clock. */
 	Clock?: () => number;
 	/** Unix seconds (UTC) that place values and reads in Reset boards' periods. Default os.time. */
 	UnixTime?: () => number;
