@@ -102,10 +102,11 @@ function service<T>(field: string, value: unknown, method: string, fallback: T):
 	return value as T;
 }
 
-// A time source, called once now: one returning nil would fail inside every later use instead.
-function timeSource(field: string, value: unknown, fallback: () => number): () => number {
+// A time source, called once now when a board uses it: one returning nil would fail inside every later use instead.
+function timeSource(field: string, value: unknown, fallback: () => number, used: boolean): () => number {
 	const source = value ?? fallback;
 	if (!callable(source)) fail(field, "must be a function", source);
+	if (!used) return source as () => number;
 	const [ok, now] = pcall(source as () => number);
 	if (!ok || !typeIs(now, "number") || now !== now)
 		fail(field, ok ? "must return a number" : "errored when called", now);
@@ -213,8 +214,10 @@ export function settingsOf(options: LeaderboardOptions): Settings {
 		}
 	}
 
-	const clock = timeSource("options.Clock", options.Clock, os.clock);
-	const unixTime = timeSource("options.UnixTime", options.UnixTime, os.time);
+	const clock = timeSource("options.Clock", options.Clock, os.clock, true);
+	// An all-time board never reads the calendar.
+	const periodic = boardNames.some((name) => boards.get(name)!.Period !== undefined);
+	const unixTime = timeSource("options.UnixTime", options.UnixTime, os.time, periodic);
 
 	if (options.Stages !== undefined) {
 		if (!typeIs(options.Stages, "table"))

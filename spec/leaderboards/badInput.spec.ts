@@ -378,6 +378,11 @@ describe("attach(kernel, options) refuses, naming the field", () => {
 		],
 		["a Clock that returns NaN", () => ({ Clock: () => 0 / 0 }), "options.Clock must return a number (got nan)"],
 		[
+			"a UnixTime that returns nil, with a Reset board",
+			() => ({ Boards: { Kills: { Reset: "Daily" } }, UnixTime: () => undefined }),
+			"options.UnixTime must return a number (got nil)",
+		],
+		[
 			"a Clock that errors",
 			() => ({ Clock: () => error("no time", 0) }),
 			'options.Clock errored when called (got "no time")',
