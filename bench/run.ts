@@ -4,11 +4,13 @@ import { BenchRow, markdownTable } from "./measure";
 import {
 	budgetRow,
 	drainRow,
+	idleRequests,
 	memoryRow,
 	namesRow,
 	readFanOutRow,
 	submitCostRow,
 	windowCostRow,
+	windowWallRow,
 	writeAmplificationRow,
 } from "./rows";
 import { schedulerRow } from "./scheduler";
@@ -18,7 +20,7 @@ export function sizesFor(quick: boolean) {
 	return quick
 		? {
 				burst: { submits: 200, players: 5, minutes: 1 },
-				backlog: { keys: 100, players: 2, minutes: 1 },
+				backlog: { keys: 100, minutes: 1, players: [2] },
 				callers: 10,
 				submit: { calls: 2_000, keys: 100 },
 				window: { small: 100, large: 1_000 },
@@ -26,10 +28,11 @@ export function sizesFor(quick: boolean) {
 				renders: 10,
 				memory: 1_000,
 				scheduler: { small: 10, large: 100 },
+				windowRuns: 1,
 			}
 		: {
 				burst: { submits: 20_000, players: 50, minutes: 5 },
-				backlog: { keys: 5_000, players: 10, minutes: 5 },
+				backlog: { keys: 5_000, minutes: 5, players: [10, 50, 100] },
 				callers: 100,
 				submit: { calls: 1_000_000, keys: 10_000 },
 				window: { small: 100, large: 100_000 },
@@ -37,6 +40,7 @@ export function sizesFor(quick: boolean) {
 				renders: 1_000,
 				memory: 100_000,
 				scheduler: { small: 100, large: 100_000 },
+				windowRuns: 5,
 			};
 }
 
@@ -45,13 +49,16 @@ export function measure(quick: boolean): BenchRow[] {
 	const gate = headlessGate();
 	if (!gate) error("the benchmarks run in the headless gate: npm run bench");
 	const sizes = sizesFor(quick);
+	const { keys, minutes, players } = sizes.backlog;
+	const idle = idleRequests(gate, minutes);
 	const rows = [
 		writeAmplificationRow(gate, sizes.burst),
-		budgetRow(gate, sizes.backlog),
+		...players.map((count) => budgetRow(gate, { keys, minutes, players: count }, idle)),
 		readFanOutRow(gate, sizes.callers),
 		submitCostRow(sizes.submit.calls, sizes.submit.keys),
 		windowCostRow(sizes.window.small, sizes.window.large),
 		drainRow(gate, sizes.drain),
+		windowWallRow(gate, sizes.windowRuns),
 		namesRow(gate, sizes.renders),
 		memoryRow(gate, sizes.memory),
 		schedulerRow(sizes.scheduler),
