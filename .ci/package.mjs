@@ -177,6 +177,8 @@ function buildLuauConsumer(manifest) {
 // compiler and that compiler's own types and runtime (rbxts_include).
 function buildRbxtsConsumer(compiler) {
 	const { cli, types } = compilers[compiler];
+	if (!existsSync(cli) || !existsSync(join(root, "node_modules", types)))
+		throw new Error(`package: ${compiler}'s compiler is not installed; run npm ci (package-lock.json names it)`);
 	const out = join(dist, "consumers", compiler);
 	fresh(out);
 	cpSync(join(root, "spec", "packaging", "fixtures", "rbxts"), out, { recursive: true });

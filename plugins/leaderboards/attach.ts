@@ -38,7 +38,11 @@ export class Leaderboards implements Service {
 		private readonly settings: Settings,
 	) {}
 
-	/** Queues a score. false for an unknown board, a non-number, NaN, infinities, after destroy(), and a fractional value or an unstorable key on the default backend. */
+	/**
+	 * Queues a score. false for an unknown board, a non-number, NaN, infinities, a value past ±2^53 or an empty key
+	 * (every backend), after destroy(), and a fraction or a too-long key where the backend declares integers or
+	 * maxKeyLength (the default backend does). The first submit on a kernel that has not started warns once.
+	 */
 	submit(board: string, subject: Subject, value: number): boolean {
 		if (!this.startChecked) this.checkStarted();
 		return this.stages.Queue.submit(board, subject, value);

@@ -1,0 +1,87 @@
+import { describe, expect, it } from "@rbxts/jest-globals";
+import { HttpService } from "@rbxts/services";
+import { DEFAULTS, Topics } from "../../plugins/leaderboards";
+import { headlessGate } from "../gate/control";
+
+// The README reference against the declarations: what the TypeScript checker
+// lists for each public type (dist/checks/luau-types.json, written by
+// .ci/package.mjs) must have its row, and each documented default must be the
+// one settings applies.
+const gate = headlessGate();
+const describeGate = gate && gate.readFile("dist/checks/luau-types.json") !== undefined ? describe : describe.skip;
+
+// The text under a heading, up to the next heading of any level.
+function section(readme: string, heading: string): string {
+	const [start] = readme.find(`\n${heading}\n`, 1, true);
+	if (start === undefined) return "";
+	const rest = readme.sub(start + heading.size() + 2);
+	const [stop] = rest.find("\n#", 1, true);
+	return stop === undefined ? rest : rest.sub(1, stop);
+}
+
+// The first cell of each table row: "| `FlushSeconds` | 15 | ..." -> "`FlushSeconds`".
+function rows(text: string): Map<string, string[]> {
+	const result = new Map<string, string[]>();
+	for (const line of text.split("\n")) {
+		if (line.sub(1, 2) !== "| ") continue;
+		const cells = line
+			.sub(3, -3)
+			.split(" | ")
+			.map((cell) => cell.gsub("^%s+", "")[0].gsub("%s+$", "")[0]);
+		for (const [name] of cells[0].gmatch("`([%w_]+)`")) result.set(name as string, cells);
+	}
+	return result;
+}
+
+describeGate("the README reference says what the code does", () => {
+	const readme = gate!.readFile("README.md")!;
+	const surface = (
+		HttpService.JSONDecode(gate!.readFile("dist/checks/luau-types.json")!) as {
+			surface: Record<string, { name: string; method: boolean }[]>;
+		}
+	).surface;
+	const names = (declared: string) => surface[declared].map((member) => member.name);
+
+	it("every public call and field of the boards has its row, and every row is a real member", () => {
+		const api = section(readme, "## API reference");
+		// Service plumbing the kernel calls, not a game.
+		const plumbing = new Set(["Name", "stop"]);
+		const documented = new Set<string>();
+		for (const [name] of api.gmatch("`boards[:%.]([%w_]+)")) documented.add(name as string);
+		const members = names("Leaderboards").filter((name) => !plumbing.has(name));
+		const undocumented = members.filter((name) => !documented.has(name));
+		expect(undocumented).toEqual([]);
+		const unknown = new Array<string>();
+		for (const name of documented) if (!members.includes(name)) unknown.push(name);
+		expect(unknown).toEqual([]);
+	});
+
+	it("every option, BoardConfig field, ShutdownResult field and backend member has its row", () => {
+		const cases: [string, string][] = [
+			["LeaderboardOptions", "### Options"],
+			["BoardConfig", "### BoardConfig"],
+			["ShutdownResult", "### ShutdownResult"],
+			["Backend", "## The backend contract"],
+		];
+		for (const [declared, heading] of cases) {
+			const documented = rows(section(readme, heading));
+			const missing = names(declared).filter((name) => !documented.has(name));
+			expect(`${declared}: ${missing.join(", ")}`).toBe(`${declared}: `);
+		}
+	});
+
+	it("every default in the Options and BoardConfig tables is the one attach applies", () => {
+		const documented = rows(section(readme, "### Options"));
+		for (const [name, cells] of rows(section(readme, "### BoardConfig"))) documented.set(name, cells);
+		for (const [name, value] of pairs(DEFAULTS)) {
+			const cells = documented.get(name as string);
+			const shown = typeIs(value, "string") ? `\`"${value}"\`` : tostring(value);
+			expect(`${name as string} = ${cells?.[1]}`).toBe(`${name as string} = ${shown}`);
+		}
+	});
+
+	it("every Bus topic has its row", () => {
+		const topics = section(readme, "### Bus topics");
+		for (const [, topic] of pairs(Topics)) expect(topics).toContain(`| \`${topic}\` |`);
+	});
+});
