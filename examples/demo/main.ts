@@ -38,7 +38,8 @@ export function usage(): string {
 		"usage: npm run demo -- [options]",
 		"",
 		"A simulated game on the embedded emulated engine: servers sharing one",
-		"OrderedDataStore, each running the design document's BoardService.",
+		"OrderedDataStore, each running the design document's BoardService (with",
+		"its daily board, which rolls over at the midnight UTC halfway through the run).",
 		"",
 	];
 	for (const { flag, key, min, max, help } of NUMBERS)

@@ -17,6 +17,7 @@ export interface SimulationConfig {
 interface BoardService {
 	readonly Boards: Leaderboards;
 	topKills(count: number): Entry[];
+	topDailyKills(count: number, period?: string): Entry[];
 	killsOf(player: Player): number | undefined;
 }
 
@@ -31,6 +32,8 @@ interface User {
 	bestTime?: number;
 	/** The server each board's expected value was last submitted on (what its loss is traced to). */
 	readonly submittedOn: Map<string, number>;
+	/** The model: kills per UTC day ("2026-12-06"), as the calendar said when each happened. */
+	readonly daily: Map<string, number>;
 	server?: number;
 	player?: Player;
 }
@@ -63,6 +66,10 @@ export interface Frame {
 	readonly counters: Counters;
 	readonly kills: Entry[];
 	readonly bestTimes: Entry[];
+	/** Today's kills: the daily board, and which day it is. */
+	readonly dailyKills: Entry[];
+	readonly day: string;
+	readonly secondsToNewDay: number;
 }
 
 /** A value the model expected on a board that is not there, and why. */
@@ -81,6 +88,8 @@ export interface Summary {
 	counters: Counters;
 	servers: { complete: boolean; drain?: ShutdownResult }[];
 	checked: number;
+	/** The UTC days the run played on: the daily board rolls halfway through. */
+	days: string[];
 	mismatches: Mismatch[];
 	/** Every value the model expects is stored, or its loss is explained (dropped, or left in an incomplete drain). */
 	ok: boolean;
@@ -88,6 +97,9 @@ export interface Summary {
 
 const KILLS_STORE = "CKBoard_Kills";
 const TIMES_STORE = "CKBoard_BestTime";
+const DAILY_STORE = "CKBoard_DailyKills@"; // .. the day: the period's storage name
+// A midnight UTC (2026-12-07 00:00): the calendar is placed so the run crosses it halfway.
+const MIDNIGHT = 1796601600;
 const SESSION_MINUTES = 20;
 const RUN_EVERY_MINUTES = 3;
 const UI_REFRESH_SECONDS = 10;
@@ -98,7 +110,8 @@ const UI_REFRESH_SECONDS = 10;
  * unchanged); players joining and leaving, scoring kills and finishing runs on
  * the virtual clock; every player's UI reading the top 10 every 10 s. Then
  * every server closes through the kernel close path, and the stores are checked
- * against an independent model of what was submitted. Every backend request
+ * against an independent model of what was submitted. The run starts before a
+ * midnight UTC and ends after it, so the daily board rolls over while it runs. Every backend request
  * takes the gate's realistic latency, seeded by the run's seed.
  */
 export function simulate(gate: HeadlessGate, config: SimulationConfig, onFrame?: (frame: Frame) => void): Summary {
@@ -110,6 +123,9 @@ export function simulate(gate: HeadlessGate, config: SimulationConfig, onFrame?:
 		for (const method of ["UpdateAsync", "GetSortedAsync", "BatchGetAsync"])
 			gate.dataStore.fault({ method, rate: config.failRate, seed: config.seed + method.size() });
 	}
+
+	const seconds = math.floor(config.minutes * 60);
+	gate.calendar.set(MIDNIGHT - math.floor(seconds / 2));
 
 	const servers = new Array<Server>();
 	const dropped = new Array<{ board: string; key: string; value: number }>();
@@ -139,6 +155,7 @@ export function simulate(gate: HeadlessGate, config: SimulationConfig, onFrame?:
 			skill: random.NextNumber(0.3, 2),
 			data: { Kills: 0 },
 			submittedOn: new Map(),
+			daily: new Map(),
 		});
 	}
 	const online = new Array<User>();
@@ -195,15 +212,18 @@ export function simulate(gate: HeadlessGate, config: SimulationConfig, onFrame?:
 	};
 	const frame = (second: number): Frame => {
 		const boards = servers[0].service.Boards;
-		topCalls += 2;
+		topCalls += 3;
 		return {
 			counters: counters(second),
 			kills: servers[0].service.topKills(10),
 			bestTimes: boards.names(boards.top("BestTime", 10)),
+			dailyKills: servers[0].service.topDailyKills(10),
+			day: boards.period("DailyKills")!.Id,
+			secondsToNewDay: boards.secondsUntilRoll("DailyKills")!,
 		};
 	};
 
-	const seconds = math.floor(config.minutes * 60);
+	const days = new Array<string>();
 	for (let second = 1; second <= seconds; second++) {
 		task.wait(1);
 		for (const server of servers)
@@ -213,6 +233,10 @@ export function simulate(gate: HeadlessGate, config: SimulationConfig, onFrame?:
 			const session = { Player: user.player!, Profile: { Data: user.data } };
 			if (random.NextNumber() < user.skill / 60) {
 				user.submittedOn.set("Kills", user.server!);
+				user.submittedOn.set("DailyKills", user.server!);
+				const day = os.date("!%Y-%m-%d");
+				if (!days.includes(day)) days.push(day);
+				user.daily.set(day, (user.daily.get(day) ?? 0) + 1);
 				server.kernel.Bus.publish("Combat.Kill", session);
 			}
 			if (random.NextNumber() < 1 / (RUN_EVERY_MINUTES * 60)) {
@@ -257,12 +281,24 @@ export function simulate(gate: HeadlessGate, config: SimulationConfig, onFrame?:
 	const kills = gate.dataStore.snapshot(KILLS_STORE);
 	const times = gate.dataStore.snapshot(TIMES_STORE);
 	let checked = 0;
-	const check = (board: string, user: User, expected: number | undefined, stored: number | undefined) => {
+	const check = (
+		board: string,
+		user: User,
+		expected: number | undefined,
+		stored: number | undefined,
+		store = board,
+	) => {
 		if (expected === undefined) return;
 		checked += 1;
 		if (stored === expected) return;
 		// The expected value itself was dropped, or it was still queued on a server whose drain did not finish.
-		const lost = dropped.find((d) => d.board === board && d.key === tostring(user.id) && d.value === expected);
+		// On the sum board a dropped value is the part of the count that is missing.
+		const lost = dropped.find(
+			(d) =>
+				d.board === board &&
+				d.key === tostring(user.id) &&
+				(d.value === expected || (board === "DailyKills" && (stored ?? 0) + d.value === expected)),
+		);
 		const index = user.submittedOn.get(board)!;
 		const drain = servers[index].drained;
 		const reason = lost
@@ -270,17 +306,23 @@ export function simulate(gate: HeadlessGate, config: SimulationConfig, onFrame?:
 			: drain && !drain.Complete
 				? `shutdown drain incomplete on server ${index + 1}: ${drain.Error ?? "pending"}`
 				: "not stored";
-		mismatches.push({ board, user: user.id, expected, stored, reason, explained: reason !== "not stored" });
+		mismatches.push({ board: store, user: user.id, expected, stored, reason, explained: reason !== "not stored" });
 	};
 	for (const user of users) {
 		check("Kills", user, user.data.Kills > 0 ? user.data.Kills : undefined, kills.get(tostring(user.id)));
 		check("BestTime", user, user.bestTime, times.get(tostring(user.id)));
+	}
+	for (const day of days) {
+		const stored = gate.dataStore.snapshot(DAILY_STORE + day);
+		for (const user of users)
+			check("DailyKills", user, user.daily.get(day), stored.get(tostring(user.id)), `DailyKills@${day}`);
 	}
 	return {
 		config,
 		counters: counters(seconds),
 		servers: servers.map((server) => ({ complete: server.closeComplete === true, drain: server.drained })),
 		checked,
+		days,
 		mismatches,
 		ok: mismatches.every((mismatch) => mismatch.explained),
 	};

@@ -1,4 +1,4 @@
-// BoardService: global kill and speedrun boards. The design document's example, in TypeScript.
+// BoardService: global kill and speedrun boards, and today's kills. The design document's example, in TypeScript.
 import { BusConnection, Kernel, Logger, Service } from "../../kernel";
 import { Entry, Leaderboards, Subject, attach } from "../../plugins/leaderboards";
 
@@ -22,6 +22,7 @@ export class BoardService implements Service {
 			Boards: {
 				Kills: {}, // descending, keep-best, top 100, 60 s cache
 				BestTime: { Ascending: true }, // smaller wins; submit whole milliseconds
+				DailyKills: { Reset: "Daily", Sum: true }, // kills today (UTC): each kill adds 1, a fresh board every day
 			},
 		});
 	}
@@ -36,6 +37,7 @@ export class BoardService implements Service {
 				if (profile) {
 					profile.Data.Kills += 1;
 					boards.submit("Kills", killer as Subject, profile.Data.Kills);
+					boards.submit("DailyKills", killer as Subject, 1);
 				}
 			}),
 			bus.subscribe("Run.Finished", (_, session, seconds) => {
@@ -47,6 +49,16 @@ export class BoardService implements Service {
 	/** Yields: the first call per cache window reads the backend, and names() may look users up. */
 	topKills(count: number): Entry[] {
 		return this.boards!.names(this.boards!.top("Kills", count)); // entries gain DisplayName and Username
+	}
+
+	/** Yields. Today's top killers; period = "previous" gives yesterday's (to hand out rewards). */
+	topDailyKills(count: number, period?: string): Entry[] {
+		return this.boards!.names(this.boards!.top("DailyKills", count, period));
+	}
+
+	/** For a countdown on the daily board. */
+	secondsUntilNewDay(): number {
+		return this.boards!.secondsUntilRoll("DailyKills")!;
 	}
 
 	/** Yields. undefined when the read failed. */

@@ -62,6 +62,12 @@ export interface HeadlessGate {
 	/** Real seconds, for CPU measurements only. */
 	wallClock: () => number;
 	pendingTimers: () => number;
+	/**
+	 * The wall-clock calendar os.time, os.date, tick and DateTime show: set places it at a
+	 * Unix time now, without waiting (it runs on with the virtual clock); reset() restores
+	 * the default, virtual time 0 = Sunday 2026-12-06 00:00 UTC.
+	 */
+	calendar: { set: (unixSeconds: number) => void; reset: () => void };
 	/** The Luau heap in kilobytes (gcinfo; garbage not yet collected counts too). */
 	heapKilobytes: () => number;
 	/** stdout is a terminal that can redraw (not CI, not a pipe). */
@@ -140,8 +146,7 @@ export interface HeadlessGate {
 	/** Runs every BindToClose callback in parallel within 30 s: (all finished, seconds taken). */
 	closeServer: () => LuaTuple<[boolean, number]>;
 	resetClose: () => void;
-	/** A fresh server: stores, budgets, faults, players, users and close callbacks cleared; latency back to one frame. */
-	/** A fresh server: stores, memory stores, budgets, faults, players, users and close callbacks cleared. */
+	/** A fresh server: stores, memory stores, budgets, faults, players, users and close callbacks cleared; latency back to one frame; the calendar back to its default. */
 	reset: () => void;
 	/** The gate's own require (jest replaces `require` inside specs). */
 	require: (module: ModuleScript) => unknown;

@@ -74,4 +74,17 @@ describeGate("the task library on the virtual clock", () => {
 		expect(time() - now).toBeCloseTo(10, 1);
 		expect(tick() - ticked).toBeCloseTo(10, 1);
 	});
+
+	it("the calendar starts on Sunday 2026-12-06 00:00 UTC; calendar.set moves it at once and reset() puts it back", () => {
+		const sunday = 1796515200;
+		expect(os.time()).toBe(sunday + math.floor(gate!.now()));
+		gate!.calendar.set(sunday + 86400 - 5); // 5 s before Monday
+		expect(os.time()).toBe(sunday + 86400 - 5);
+		expect(math.floor(DateTime.now().UnixTimestamp)).toBe(sunday + 86400 - 5);
+		task.wait(6);
+		expect(os.date("!*t").wday).toBe(2);
+		expect(os.date("!*t").hour).toBe(0);
+		gate!.reset();
+		expect(os.time()).toBe(sunday + math.floor(gate!.now()));
+	});
 });

@@ -335,12 +335,15 @@ describe("the server closing, with the design document's BoardService", () => {
 		expect(complete).toBe(true);
 		const kills = gate.dataStore.snapshot("CKBoard_Kills");
 		const times = gate.dataStore.snapshot("CKBoard_BestTime");
+		const today = gate.dataStore.snapshot(`CKBoard_DailyKills@${os.date("!%Y-%m-%d")}`);
 		for (const session of sessions) {
 			const key = tostring(session.Player.UserId);
 			expect(kills.get(key)).toBe(session.Profile.Data.Kills);
 			expect(times.get(key)).toBe(math.round((40 + session.Player.UserId * 1.5) * 1000));
+			expect(today.get(key)).toBe(session.Profile.Data.Kills);
 		}
 		const service = kernel.get("BoardService") as Service & { Boards: { Stats: { Written: number } } };
-		expect(service.Boards.Stats.Written).toBe(16);
+		// One write per key and board: 8 bests, 8 times, and 8 daily sums of the kills.
+		expect(service.Boards.Stats.Written).toBe(24);
 	});
 });
