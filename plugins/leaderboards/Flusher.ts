@@ -190,10 +190,20 @@ export class Flusher implements FlusherStage {
 		this.unreturned += 1;
 		this.flying += 1;
 		if (this.flying === 1) this.allLanded = new Promise<void>((resolve) => (this.land = resolve));
+		let removed = false;
 		task.spawn(() => {
 			const outcome = within(kernel.Scheduler, settings.RequestSeconds, () => {
 				flight.thread = coroutine.running();
-				const [ok, result] = pcall(() => writeThrough(backend, board, write));
+				const [ok, result] = pcall(() => {
+					// remove(): the stored value goes first, then what was submitted after it.
+					if (write.Remove) {
+						if (backend.remove!(write.Store ?? write.Board, write.Key) !== true) return false;
+						removed = true;
+						kernel.Bus.publish(Topics.Removed, write.Board, write.Key);
+						if (write.Remove === "only") return true;
+					}
+					return writeThrough(backend, board, write);
+				});
 				// A late return only leaves the count: its result was already given up on.
 				this.flights.delete(flight);
 				this.unreturned -= 1;
@@ -211,7 +221,8 @@ export class Flusher implements FlusherStage {
 				if (succeeded) stats.Written += 1;
 				else {
 					stats.Failed += 1;
-					stages.Queue.restore(write, draining);
+					// A removal that landed is not repeated: only the value after it is retried.
+					stages.Queue.restore(removed ? { ...write, Remove: undefined } : write, draining);
 				}
 			} finally {
 				this.flying -= 1;

@@ -1,5 +1,5 @@
 import { Logger, SingleFlight, within } from "../../kernel";
-import { Entry, NameResolverStage, StageContext } from "./types";
+import { Entry, NameResolverStage, StageContext, userIdOf } from "./types";
 
 const log = Logger.scope("Leaderboards");
 
@@ -11,13 +11,6 @@ export const CACHE_LIMIT = 1000;
 interface Name {
 	DisplayName: string;
 	Username: string;
-}
-
-// A UserId key: a positive whole number written the way tostring writes it.
-function userIdOf(key: unknown): number | undefined {
-	if (!typeIs(key, "string")) return undefined;
-	const id = tonumber(key);
-	return id !== undefined && id > 0 && id % 1 === 0 && tostring(id) === key ? id : undefined;
 }
 
 /**

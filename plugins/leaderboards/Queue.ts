@@ -24,6 +24,8 @@ interface Slot {
 	readonly key: string;
 	value: number;
 	failures: number;
+	/** remove(): "only" (value unused) or "first" (then value is written). */
+	remove?: "only" | "first";
 }
 
 // One board's pending values: a slot per (storage name, key), and the slots in
@@ -143,13 +145,14 @@ export class Queue implements QueueStage {
 			this.refused(board, "negative value", "a Sum board adds values: NegativeDeltas = true lets them subtract");
 			return false;
 		}
-		if (config.Period) {
-			const now = this.unixTime();
-			if (now < queue.from || now >= queue.until) queue.roll(config.Period, now);
-		}
+		this.roll(queue);
 		const slot = queue.slots.get(key);
 		if (slot) {
-			slot.value = keepOf(slot.value, value as number, config.KeepBest, config.Ascending, config.Sum);
+			if (slot.remove === "only") {
+				// Submitted after a removal: written after it, whatever was stored.
+				slot.value = value as number;
+				slot.remove = "first";
+			} else slot.value = keepOf(slot.value, value as number, config.KeepBest, config.Ascending, config.Sum);
 		} else {
 			// Checked once, when the key first queues.
 			const keyRefusal = refuseKey(key, this.maxKeyLength);
@@ -177,7 +180,31 @@ export class Queue implements QueueStage {
 		const slot = queue?.dequeue();
 		if (slot === undefined) return undefined;
 		this.total -= 1;
-		return { Board: board, Store: slot.store, Key: slot.key, Value: slot.value, Failures: slot.failures };
+		return {
+			Board: board,
+			Store: slot.store,
+			Key: slot.key,
+			Value: slot.value,
+			Failures: slot.failures,
+			Remove: slot.remove,
+		};
+	}
+
+	remove(board: string, key: string): boolean {
+		const queue = this.boards.get(board);
+		if (this.closed || !queue) return false;
+		// The current period's value goes, as a submit now would land there.
+		this.roll(queue);
+		const slot = queue.slots.get(key);
+		if (slot) {
+			slot.value = 0;
+			slot.failures = 0;
+			slot.remove = "only";
+		} else {
+			queue.enqueue({ store: queue.store, key, value: 0, failures: 0, remove: "only" });
+			this.added();
+		}
+		return true;
 	}
 
 	restore(write: PendingWrite, draining: boolean): boolean {
@@ -187,22 +214,37 @@ export class Queue implements QueueStage {
 		const store = write.Store ?? write.Board;
 		if (!draining && failures >= this.context.settings.MaxWriteAttempts) {
 			this.stats.Dropped += 1;
-			log.warn(
-				`dropped ${store} ${write.Key} = ${write.Value} after ${failures} failed write windows (MaxWriteAttempts)`,
-			);
-			this.context.kernel.Bus.publish(Topics.Dropped, write.Board, write.Key, write.Value);
+			const what = write.Remove === "only" ? `the removal of ${write.Key}` : `${write.Key} = ${write.Value}`;
+			log.warn(`dropped ${store} ${what} after ${failures} failed write windows (MaxWriteAttempts)`);
+			const value = write.Remove ? undefined : write.Value;
+			this.context.kernel.Bus.publish(Topics.Dropped, write.Board, write.Key, value);
 			return true;
 		}
 		const config = queue.board;
 		const newer = queue.stores.get(store)?.get(write.Key);
 		if (newer) {
-			newer.value = keepOf(write.Value, newer.value, config.KeepBest, config.Ascending, config.Sum);
+			// A removal queued since this write was taken supersedes it.
+			if (newer.remove) return false;
+			if (write.Remove) {
+				// What was submitted since is written after the removal, merged with what came before.
+				if (write.Remove === "first")
+					newer.value = keepOf(write.Value, newer.value, config.KeepBest, config.Ascending, config.Sum);
+				newer.remove = "first";
+			} else newer.value = keepOf(write.Value, newer.value, config.KeepBest, config.Ascending, config.Sum);
 			newer.failures = failures;
 		} else {
-			queue.enqueue({ store, key: write.Key, value: write.Value, failures });
+			queue.enqueue({ store, key: write.Key, value: write.Value, failures, remove: write.Remove });
 			this.added();
 		}
 		return false;
+	}
+
+	// A Reset board's submits (and removals) go to the current period.
+	private roll(queue: BoardQueue) {
+		const period = queue.board.Period;
+		if (!period) return;
+		const now = this.unixTime();
+		if (now < queue.from || now >= queue.until) queue.roll(period, now);
 	}
 
 	close() {

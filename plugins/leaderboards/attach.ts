@@ -4,6 +4,8 @@ import { Flusher } from "./Flusher";
 import { NameResolver } from "./NameResolver";
 import { Queue } from "./Queue";
 import { Reader } from "./Reader";
+import { Refresher } from "./Refresher";
+import { Standing } from "./Standing";
 import { settingsOf } from "./settings";
 import {
 	Entry,
@@ -13,6 +15,7 @@ import {
 	ShutdownResult,
 	StageContext,
 	Stages,
+	Standing as Place,
 	Stats,
 	Subject,
 	WindowSummary,
@@ -20,6 +23,9 @@ import {
 } from "./types";
 
 const log = Logger.scope("Leaderboards");
+
+/** What names() fills in: any row keyed by a storage key (top(), rank(), around(), friends()). */
+type Named = { Key: string; DisplayName?: string; Username?: string };
 
 /**
  * The boards a game holds: what attach() returns. Also the kernel service
@@ -73,9 +79,44 @@ export class Leaderboards implements Service {
 		return current && current.Finish - this.settings.unixTime();
 	}
 
-	/** Yields. Adds DisplayName and Username to entries keyed by UserId and returns the same table. */
-	names(entries: Entry[]): Entry[] {
-		return this.stages.NameResolver.names(entries);
+	/**
+	 * Yields. The subject's { Key, Value, Rank }: Rank when the loaded top page holds
+	 * it, no Value when nothing is stored. nil when the read failed or the board is unknown.
+	 */
+	rank(board: string, subject: Subject): Place | undefined {
+		return this.stages.Standing.rank(board, subject);
+	}
+
+	/**
+	 * Yields. The subject and up to count (default 5, at most 50) rows on each side,
+	 * best first, ranked where known. {} when nothing is stored for the subject; nil
+	 * when a read failed or was refused (request budget) or the board is unknown.
+	 */
+	around(board: string, subject: Subject, count?: number): Place[] | undefined {
+		return this.stages.Standing.around(board, subject, count);
+	}
+
+	/**
+	 * Yields. The player and their friends who have a stored value, ranked among
+	 * themselves. nil when a read failed, the board is unknown or the subject is no UserId.
+	 */
+	friends(board: string, player: Subject): Entry[] | undefined {
+		return this.stages.Standing.friends(board, player);
+	}
+
+	/**
+	 * Queues the removal of the subject's stored value: drops what is queued for it
+	 * and hides it from every read at once; the next window removes it (retried like
+	 * a write). false for an unknown board, an unstorable key, after destroy().
+	 */
+	remove(board: string, subject: Subject): boolean {
+		return this.stages.Standing.remove(board, subject);
+	}
+
+	/** Yields. Adds DisplayName and Username to rows keyed by UserId and returns the same table. */
+	names<T extends Named>(entries: T[]): (T & Named)[] {
+		this.stages.NameResolver.names(entries as unknown as Entry[]);
+		return entries;
 	}
 
 	/** Runs one capped window now and returns what it did; nil at once while a flush runs or once destroy() began (the drain runs the windows). Yields. */
@@ -110,7 +151,7 @@ export class Leaderboards implements Service {
 }
 
 /**
- * Checks the options (naming the field at fault), builds the five stages (or a
+ * Checks the options (naming the field at fault), builds the stages (or a
  * game's own, from options.Stages), registers them and the "Leaderboards"
  * service with the kernel, and returns the boards. Nothing runs until the first
  * submit.
@@ -126,7 +167,17 @@ export function attach(kernel: Kernel, options: LeaderboardOptions): Leaderboard
 	stages.Reader = own.Reader ? own.Reader(context) : new Reader(context);
 	stages.NameResolver = own.NameResolver ? own.NameResolver(context) : new NameResolver(context);
 	stages.Drainer = own.Drainer ? own.Drainer(context) : new Drainer(context);
-	for (const stage of [stages.Queue, stages.Flusher, stages.Reader, stages.NameResolver, stages.Drainer])
+	stages.Standing = own.Standing ? own.Standing(context) : new Standing(context);
+	stages.Refresher = own.Refresher ? own.Refresher(context) : new Refresher(context);
+	for (const stage of [
+		stages.Queue,
+		stages.Flusher,
+		stages.Reader,
+		stages.NameResolver,
+		stages.Drainer,
+		stages.Standing,
+		stages.Refresher,
+	])
 		kernel.add(stage);
 	const boards = new Leaderboards(kernel, stages, stats, settings);
 	kernel.add(boards);

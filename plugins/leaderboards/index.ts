@@ -1,10 +1,18 @@
 export { Leaderboards, attach } from "./attach";
-export { MAX_KEY_LENGTH, OrderedStores, PAGE_SIZE, orderedDataStoreBackend } from "./backends/OrderedDataStore";
+export {
+	AROUND_COST,
+	AROUND_RESERVE,
+	MAX_KEY_LENGTH,
+	OrderedStores,
+	PAGE_SIZE,
+	orderedDataStoreBackend,
+} from "./backends/OrderedDataStore";
 export { MAX_EXPIRATION, MemoryStore, MemoryStoreOptions, memoryStoreBackend } from "./backends/MemoryStore";
 export { FAILURE_PAUSE } from "./Drainer";
 export { REFILL_SECONDS } from "./Flusher";
 export { CACHE_LIMIT, RESULTS_PER_MINUTE } from "./NameResolver";
 export { DEFAULTS } from "./settings";
+export { AROUND_DEFAULT, AROUND_LIMIT, FRIENDS_SECONDS, STANDING_CACHE_LIMIT } from "./Standing";
 export * from "./types";
 // The kernel the boards run on, so a game needs one package: import { Kernel, attach } from "@rbxts/leaderboards".
 export {

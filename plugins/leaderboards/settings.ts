@@ -6,6 +6,7 @@ import {
 	LeaderboardOptions,
 	PERIOD_ID_LENGTH,
 	PeriodRule,
+	PlayerLookup,
 	RESET_SCHEDULES,
 	ResetSchedule,
 	Settings,
@@ -55,10 +56,11 @@ const BOARD_KEYS = new Set([
 	"WeekStart",
 	"Sum",
 	"NegativeDeltas",
+	"RefreshSeconds",
 ]);
-const STAGE_KEYS = new Set(["Queue", "Flusher", "Reader", "NameResolver", "Drainer"]);
+const STAGE_KEYS = new Set(["Queue", "Flusher", "Reader", "NameResolver", "Drainer", "Standing", "Refresher"]);
 // The backend's optional functions: each, when present, must be callable (a typo'd table fails at attach, not every window).
-const BACKEND_FUNCTIONS = ["submit", "set", "budget", "scores", "readBudget"] as const;
+const BACKEND_FUNCTIONS = ["submit", "set", "budget", "scores", "readBudget", "remove", "around"] as const;
 
 function fail(field: string, problem: string, value: unknown): never {
 	error(
@@ -159,6 +161,9 @@ function board(name: string, config: unknown): Board {
 		Sum: sum,
 		NegativeDeltas: flag(`${field}.NegativeDeltas`, c.NegativeDeltas, false),
 		Period: periodRule(field, c),
+		// Off unless set.
+		RefreshSeconds:
+			c.RefreshSeconds === undefined ? undefined : positive(`${field}.RefreshSeconds`, c.RefreshSeconds, 0),
 	};
 }
 
@@ -245,6 +250,7 @@ export function settingsOf(options: LeaderboardOptions): Settings {
 		unixTime,
 		skipLoop: flag("options.SkipLoop", options.SkipLoop, false),
 		userService: service("options.UserService", options.UserService, "GetUserInfosByUserIdsAsync", UserService),
-		players: service("options.Players", options.Players, "GetPlayerByUserId", Players),
+		// Players:GetFriendsAsync takes a UserId (typed User in @rbxts/types).
+		players: service("options.Players", options.Players, "GetPlayerByUserId", Players as unknown as PlayerLookup),
 	};
 }

@@ -143,6 +143,19 @@ export interface HeadlessGate {
 		clearFaults: () => void;
 		stats: () => { calls: number; results: number };
 	};
+	/** Players:GetFriendsAsync's friends service: mutual friendships shared by every server. */
+	friends: {
+		/** Makes two users friends (both ways); errors past `limit` friends. */
+		befriend: (a: number, b: number) => void;
+		reset: () => void;
+		fault: (rule: FaultRule) => void;
+		/** GetFriendsAsync and AdvanceToNextPageAsync requests so far (latency: the "Friends" service of the latency profile). */
+		calls: () => number;
+		/** Items a FriendPages page holds (the reference states none; the gate's choice). */
+		readonly perPage: number;
+		/** Friends a user can have: 1,000. */
+		readonly limit: number;
+	};
 	/** Runs every BindToClose callback in parallel within 30 s: (all finished, seconds taken). */
 	closeServer: () => LuaTuple<[boolean, number]>;
 	resetClose: () => void;

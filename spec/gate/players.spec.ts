@@ -4,6 +4,8 @@ import { GateServer, headlessGate } from "./control";
 
 const gate = headlessGate();
 const describeGate = gate ? describe : describe.skip;
+// Players:GetFriendsAsync takes a UserId (typed User in @rbxts/types).
+const friendPages = (userId: unknown) => Players.GetFriendsAsync(userId as User);
 
 describeGate("Players, UserService and closing the server", () => {
 	afterEach(() => gate!.reset());
@@ -50,6 +52,37 @@ describeGate("Players, UserService and closing the server", () => {
 		gate!.users.fault({ failNext: 1, message: "HTTP 503" });
 		expect(() => UserService.GetUserInfosByUserIdsAsync([1])).toThrow("HTTP 503");
 		expect(UserService.GetUserInfosByUserIdsAsync([1]).size()).toBe(1);
+	});
+
+	it("GetFriendsAsync: FriendPages of { Id, Username, DisplayName }, perPage a page, mutual friendships", () => {
+		gate!.users.register(7, "seven", "Seven");
+		for (let id = 1; id <= 120; id++) if (id !== 7) gate!.friends.befriend(7, id);
+		const pages = friendPages(7);
+		const first = pages.GetCurrentPage();
+		expect(first.size()).toBe(gate!.friends.perPage);
+		expect(first[0].Id).toBe(1);
+		expect(first[0].Username).toBe("User1");
+		const ids = new Array<number>();
+		for (;;) {
+			for (const item of pages.GetCurrentPage()) ids.push(item.Id);
+			if (pages.IsFinished) break;
+			pages.AdvanceToNextPageAsync();
+		}
+		expect(ids.size()).toBe(119);
+		expect(() => pages.AdvanceToNextPageAsync()).toThrow("No pages to advance to");
+		expect(gate!.friends.calls()).toBe(3);
+		const back = friendPages(1).GetCurrentPage();
+		expect(back.size()).toBe(1);
+		expect(back[0]).toEqual({ Id: 7, Username: "seven", DisplayName: "Seven", IsOnline: false });
+	});
+
+	it("GetFriendsAsync follows its fault plan, checks its argument, and a user has at most 1,000 friends", () => {
+		gate!.friends.fault({ method: "GetFriendsAsync", failNext: 1 });
+		expect(() => friendPages(1)).toThrow("HTTP 500");
+		expect(friendPages(1).GetCurrentPage().size()).toBe(0);
+		expect(() => friendPages("one")).toThrow("Unable to cast value to int64");
+		for (let id = 2; id <= gate!.friends.limit + 1; id++) gate!.friends.befriend(1, id);
+		expect(() => gate!.friends.befriend(1, 5000)).toThrow("at most 1000 friends");
 	});
 
 	it("closing runs BindToClose callbacks in parallel and waits for them", () => {

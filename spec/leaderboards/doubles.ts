@@ -1,5 +1,12 @@
 import { Kernel } from "../../kernel";
-import { Backend, BackendRow, LeaderboardOptions, Leaderboards, attach } from "../../plugins/leaderboards";
+import {
+	Backend,
+	BackendRange,
+	BackendRow,
+	LeaderboardOptions,
+	Leaderboards,
+	attach,
+} from "../../plugins/leaderboards";
 
 /** An in-memory backend with countable calls and injectable faults. */
 export class MemoryBackend {
@@ -39,6 +46,17 @@ export class MemoryBackend {
 	/** Writes that have started and not returned, and the most there ever were at once. */
 	writing = 0;
 	mostWriting = 0;
+	/** Every remove call, in order: board and key. */
+	readonly removes = new Array<{ board: string; key: string }>();
+	/** The next N removes return false. */
+	failRemoves = 0;
+	aroundCalls = 0;
+	/** around returns undefined (failed or refused) while true. */
+	failAround = false;
+	/** scores returns undefined (a failed read) while true. */
+	failScores = false;
+	/** Seconds each scores and around read yields. */
+	lookupSeconds = 0;
 
 	storeOf(board: string) {
 		let store = this.stored.get(board);
@@ -95,6 +113,8 @@ export class MemoryBackend {
 					this.hangScores -= 1;
 					coroutine.yield();
 				}
+				if (this.lookupSeconds > 0) task.wait(this.lookupSeconds);
+				if (this.failScores) return undefined;
 				const result = new Map<string, number>();
 				for (const key of keys) {
 					const value = this.get(board, key);
@@ -103,7 +123,34 @@ export class MemoryBackend {
 				return result;
 			},
 			budget: this.budgetValue !== undefined ? () => this.budgetValue : undefined,
+			remove: (board, key) => {
+				this.removes.push({ board, key });
+				if (this.failRemoves > 0) {
+					this.failRemoves -= 1;
+					return false;
+				}
+				this.storeOf(board).delete(key);
+				return true;
+			},
+			around: (board, ascending, value, count) => this.around(board, ascending, value, count),
 		};
+	}
+
+	/** The contract's around(): rows strictly better than value (nearest first), then value or worse. */
+	around(board: string, ascending: boolean, value: number, count: number): BackendRange | undefined {
+		this.aroundCalls += 1;
+		if (this.lookupSeconds > 0) task.wait(this.lookupSeconds);
+		if (this.failAround) return undefined;
+		const ranked = this.ranked(board, ascending);
+		const ahead = new Array<BackendRow>();
+		const behind = new Array<BackendRow>();
+		for (const row of ranked) {
+			if (row.Value !== value && (ascending ? row.Value < value : row.Value > value)) ahead.unshift(row);
+			else if (behind.size() < count + 1) behind.push(row);
+		}
+		const nearest = new Array<BackendRow>();
+		for (const row of ahead) if (nearest.size() < count) nearest.push(row);
+		return { Ahead: nearest, Behind: behind };
 	}
 
 	/** The backend contract with submit (the store applies keep-best itself) and set. */
@@ -133,14 +180,19 @@ export class MemoryBackend {
 		if (this.throwReads !== undefined) error(this.throwReads, 0);
 		if (this.rawRows !== undefined) return this.rawRows as BackendRow[];
 		if (this.failReads) return undefined;
+		const result = new Array<BackendRow>();
+		for (const row of this.ranked(board, ascending)) if (result.size() < count) result.push(row);
+		return result;
+	}
+
+	/** Every stored row of a board, best first (ties by key). */
+	ranked(board: string, ascending: boolean): BackendRow[] {
 		const rows = new Array<BackendRow>();
 		for (const [key, value] of this.storeOf(board)) rows.push({ Key: key, Value: value });
 		rows.sort((a, b) =>
 			a.Value !== b.Value ? (ascending ? a.Value < b.Value : a.Value > b.Value) : a.Key < b.Key,
 		);
-		const result = new Array<BackendRow>();
-		for (const row of rows) if (result.size() < count) result.push(row);
-		return result;
+		return rows;
 	}
 }
 

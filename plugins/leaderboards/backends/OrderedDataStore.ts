@@ -1,9 +1,16 @@
-import { Backend, BackendRow } from "../types";
+import { Backend, BackendRange, BackendRow } from "../types";
 
 /** DataStore keys and store names: 50 characters at most. */
 export const MAX_KEY_LENGTH = 50;
 /** GetSortedAsync pages hold at most 100 rows; BatchGetAsync takes at most 100 keys. */
 export const PAGE_SIZE = 100;
+
+/** OrderedList requests around() spends (two value-bounded GetSortedAsync pages)... */
+export const AROUND_COST = 2;
+/** ...and leaves for the top page: around() is refused below AROUND_COST + AROUND_RESERVE. */
+export const AROUND_RESERVE = 1;
+
+type SortedRow = { key: string; value: number };
 
 /** What the default backend needs of DataStoreService (a spec may hand it another). */
 export interface OrderedStores {
@@ -20,7 +27,10 @@ type BatchGet = (this: OrderedDataStore, keys: string[]) => Map<string, { value:
  * set is UpdateAsync (which spends both the OrderedRead and the OrderedWrite
  * budget), sorted pages GetSortedAsync, scores is BatchGetAsync in chunks of
  * 100 (fewer when the OrderedRead budget holds fewer now), readBudget is the
- * OrderedRead budget, and budget is the smaller of the two ordered request budgets.
+ * OrderedRead budget, and budget is the smaller of the two ordered request
+ * budgets. remove is RemoveAsync (OrderedRemove); around reads the rows nearest
+ * a value with GetSortedAsync's value bounds (OrderedList, the scarcest budget:
+ * 5 + 2 x players a minute), and is refused rather than throttled when it is short.
  *
  * Sum boards add in UpdateAsync, atomically, at least once: an ordered store
  * holds a bare integer (no version, no metadata), so a write that failed but
@@ -82,6 +92,37 @@ export function orderedDataStoreBackend(storePrefix: string, stores: OrderedStor
 		},
 
 		readBudget,
+
+		remove: (name, key) => {
+			// Refused, not queued behind the throttle: the Flusher retries it next window.
+			if (stores.GetRequestBudgetForRequestType(Enum.DataStoreRequestType.OrderedRemove) < 1) return false;
+			storeOf(name).RemoveAsync(key);
+			return true;
+		},
+
+		around: (name, ascending, value, count) => {
+			const list = stores.GetRequestBudgetForRequestType(Enum.DataStoreRequestType.OrderedList);
+			if (list < AROUND_COST + AROUND_RESERVE) return undefined;
+			const [ok, range] = pcall((): BackendRange => {
+				const store = storeOf(name);
+				const size = math.min(count, PAGE_SIZE - 1);
+				// Values are integers: "strictly better" is one step past the value.
+				const ahead = ascending
+					? store.GetSortedAsync(false, size, undefined, value - 1)
+					: store.GetSortedAsync(true, size, value + 1);
+				const behind = ascending
+					? store.GetSortedAsync(true, size + 1, value)
+					: store.GetSortedAsync(false, size + 1, undefined, value);
+				const rowsOf = (pages: DataStorePages, limit: number) => {
+					const rows = new Array<BackendRow>();
+					for (const row of pages.GetCurrentPage() as unknown as SortedRow[])
+						if (rows.size() < limit) rows.push({ Key: row.key, Value: row.value });
+					return rows;
+				};
+				return { Ahead: rowsOf(ahead, size), Behind: rowsOf(behind, size + 1) };
+			});
+			return ok ? range : undefined;
+		},
 
 		budget: () =>
 			math.min(readBudget(), stores.GetRequestBudgetForRequestType(Enum.DataStoreRequestType.OrderedWrite)),

@@ -10,6 +10,20 @@ export interface Entry {
 	Username?: string;
 }
 
+/**
+ * Where a subject stands: what rank() returns, and the rows of around(). Value
+ * is absent when nothing is stored for the key; Rank only where it is known
+ * (within the board's loaded top page).
+ */
+export interface Standing {
+	Key: string;
+	Value?: number;
+	Rank?: number;
+	/** Added by names() for keys that are UserIds. */
+	DisplayName?: string;
+	Username?: string;
+}
+
 /** What submit() and scores() accept: a Player, a session (a table with a Player field), or any key. */
 export type Subject = Player | { readonly Player: Player } | string | number;
 
@@ -33,6 +47,16 @@ export interface BoardConfig {
 	Sum?: boolean;
 	/** A Sum board accepts negative values, which subtract. Default false: refused. */
 	NegativeDeltas?: boolean;
+	/** Keep the top page fresh on a timer (Leaderboard.Updated fires with no caller polling). Default off. */
+	RefreshSeconds?: number;
+}
+
+/** What a backend's around() returns: the rows nearest a value on each side. */
+export interface BackendRange {
+	/** Up to count rows ranked strictly better than the value, nearest first. */
+	Ahead: BackendRow[];
+	/** Up to count + 1 rows with the value or ranked worse, nearest (best) first: ties included. */
+	Behind: BackendRow[];
 }
 
 /** A row a backend's sorted() returns. */
@@ -71,6 +95,14 @@ export interface Backend {
 	scores?: (store: string, keys: string[]) => Map<string, number> | undefined;
 	/** Keys scores() may read now; scores() refuses (nil, with a warning) more keys than this instead of waiting on a throttle. */
 	readBudget?: () => number | undefined;
+	/** Optional, needed by remove(): deletes a stored value; false (or an error) on failure. */
+	remove?: (store: string, key: string) => boolean;
+	/**
+	 * Optional, needed by around(): the rows nearest `value` on each side (value
+	 * bounds on OrderedDataStores, range bounds on a sorted map); undefined on
+	 * failure or when the store's request budget is spent (refused, not throttled).
+	 */
+	around?: (store: string, ascending: boolean, value: number, count: number) => BackendRange | undefined;
 	/** The store holds integers only: submit refuses fractions (the default backend sets this). */
 	integers?: boolean;
 	/** The longest key the store accepts (the default backend: 50). */
@@ -114,7 +146,9 @@ export const Topics = {
 	Pending: "Leaderboard.Pending",
 	/** (summary: WindowSummary): a flush window finished. */
 	Flushed: "Leaderboard.Flushed",
-	/** (board, key, value): a value was dropped after MaxWriteAttempts failed windows. */
+	/** (board, key): a remove() landed in the store. */
+	Removed: "Leaderboard.Removed",
+	/** (board, key, value): a value was dropped after MaxWriteAttempts failed windows (value nil for a removal). */
 	Dropped: "Leaderboard.Dropped",
 	/** (): destroy() began draining. */
 	Draining: "Leaderboard.Draining",

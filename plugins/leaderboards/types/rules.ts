@@ -4,6 +4,13 @@ import { Board, PendingWrite } from "./stages";
 // The domain rules, each in exactly one place: every stage (and a game's own
 // stage) resolves keys, validates values and keeps the best through these.
 
+/** The UserId a key stands for: a positive whole number written the way tostring writes it; else undefined. */
+export function userIdOf(key: unknown): number | undefined {
+	if (!typeIs(key, "string")) return undefined;
+	const id = tonumber(key);
+	return id !== undefined && id > 0 && id % 1 === 0 && tostring(id) === key ? id : undefined;
+}
+
 /** The largest integer a double holds exactly: 2^53. */
 export const MAX_EXACT_INTEGER = 2 ** 53;
 

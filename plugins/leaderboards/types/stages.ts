@@ -1,15 +1,17 @@
 import { Kernel, Service } from "../../../kernel";
 import { PeriodRule } from "./periods";
-import { Backend, BoardConfig, Entry, ShutdownResult, Stats, Subject, WindowSummary } from "./public";
+import { Backend, BoardConfig, Entry, ShutdownResult, Standing, Stats, Subject, WindowSummary } from "./public";
 
 /** What names() needs of UserService (a spec may hand it a double). */
 export interface UserLookup {
 	GetUserInfosByUserIdsAsync(userIds: Array<number>): Array<{ Id: number; Username: string; DisplayName: string }>;
 }
 
-/** What names() needs of Players (a spec may hand it a double). */
+/** What names() and friends() need of Players (a spec may hand it a double). */
 export interface PlayerLookup {
 	GetPlayerByUserId(userId: number): Player | undefined;
+	/** Needed by friends(): pages of { Id, Username, DisplayName }. */
+	GetFriendsAsync?(userId: number): FriendPages;
 }
 
 /** Leaderboards.attach options. */
@@ -59,6 +61,8 @@ export interface Board {
 	readonly NegativeDeltas: boolean;
 	/** The reset schedule; undefined on an all-time board. */
 	readonly Period?: PeriodRule;
+	/** undefined: no refresh timer. */
+	readonly RefreshSeconds?: number;
 }
 
 /** attach's options, checked and with every default applied. */
@@ -89,6 +93,8 @@ export interface PendingWrite {
 	readonly Value: number;
 	/** Consecutive failed windows of this key so far. */
 	readonly Failures: number;
+	/** remove(): "only" removes the stored value (Value unused); "first" removes it, then writes Value. */
+	readonly Remove?: "only" | "first";
 }
 
 /** Queue: resolves subjects, validates values, keeps the best (or newest) pending value per key. */
@@ -107,6 +113,12 @@ export interface QueueStage extends Service {
 	 * Returns whether it was dropped.
 	 */
 	restore(write: PendingWrite, draining: boolean): boolean;
+	/**
+	 * Queues the removal of a key's stored value (remove()): drops what is queued
+	 * for it, and a later submit queues behind the removal. false after close()
+	 * or for an unknown board.
+	 */
+	remove?(board: string, key: string): boolean;
 	/** Refuses every later submit (destroy). */
 	close(): void;
 }
@@ -143,7 +155,20 @@ export interface ReaderStage extends Service {
 	scores(board: string, subjects: ReadonlyArray<Subject>, period?: string): Map<string, number> | undefined;
 	/** Lets every reader waiting on a backend read go now, with the cached page. */
 	release(): void;
+	/** Drops a removed key from the cached page, and from pages read before its removal lands. */
+	forget?(board: string, key: string): void;
 }
+
+/** Standing: where a subject stands (rank, around, friends) and remove(). */
+export interface StandingStage extends Service {
+	rank(board: string, subject: Subject): Standing | undefined;
+	around(board: string, subject: Subject, count?: number): Standing[] | undefined;
+	friends(board: string, player: Subject): Entry[] | undefined;
+	remove(board: string, subject: Subject): boolean;
+}
+
+/** Refresher: keeps RefreshSeconds boards' top pages fresh on a timer until destroy(). */
+export type RefresherStage = Service;
 
 /** NameResolver: DisplayName and Username for entries keyed by UserId. */
 export interface NameResolverStage extends Service {
@@ -156,16 +181,18 @@ export interface DrainerStage extends Service {
 	destroyed(): boolean;
 }
 
-/** The five stages, as each sees the others: only through these contracts. */
+/** The stages, as each sees the others: only through these contracts. */
 export interface Stages {
 	readonly Queue: QueueStage;
 	readonly Flusher: FlusherStage;
 	readonly Reader: ReaderStage;
 	readonly NameResolver: NameResolverStage;
 	readonly Drainer: DrainerStage;
+	readonly Standing: StandingStage;
+	readonly Refresher: RefresherStage;
 }
 
-/** What a stage is built with. `stages` is complete once attach has built all five. */
+/** What a stage is built with. `stages` is complete once attach has built them all. */
 export interface StageContext {
 	readonly kernel: Kernel;
 	readonly settings: Settings;
@@ -182,4 +209,6 @@ export interface StageFactories {
 	Reader?: StageFactory<ReaderStage>;
 	NameResolver?: StageFactory<NameResolverStage>;
 	Drainer?: StageFactory<DrainerStage>;
+	Standing?: StageFactory<StandingStage>;
+	Refresher?: StageFactory<RefresherStage>;
 }

@@ -1,0 +1,340 @@
+import { SingleFlight, within } from "../../kernel";
+import {
+	Board,
+	Entry,
+	Standing as Place,
+	StageContext,
+	StandingStage,
+	Subject,
+	Topics,
+	isBetter,
+	readPlace,
+	refuseKey,
+	subjectKey,
+	userIdOf,
+} from "./types";
+
+/** around() rows on each side when count is not a number. */
+export const AROUND_DEFAULT = 5;
+/** around() rows on each side at most (a GetSortedAsync page holds 100: count ahead, count + 1 behind). */
+export const AROUND_LIMIT = 50;
+/** Friend lists are cached this long, in seconds (by the Clock option). */
+export const FRIENDS_SECONDS = 600;
+/** Each of the stage's caches starts over past this many answers. */
+export const STANDING_CACHE_LIMIT = 1000;
+
+interface Answer<T> {
+	readonly value: T;
+	readonly at: number;
+}
+
+// Answers by id, fresh for `seconds`: the first caller reads, concurrent callers
+// wait on that read, and a failed read (undefined) is not kept.
+class Answers<T> {
+	private cache = new Map<string, Answer<T>>();
+	private size = 0;
+	private readonly flights = new Map<string, SingleFlight<T | undefined>>();
+	// Bumped by clear(): a read begun before it does not fill the new cache.
+	private generation = 0;
+
+	constructor(
+		private readonly clock: () => number,
+		private readonly seconds: number,
+	) {}
+
+	// The answer when cached (at any age when `stale`), else undefined. O(1).
+	cached(id: string, stale: boolean): T | undefined {
+		const answer = this.cache.get(id);
+		return answer && (stale || this.clock() - answer.at < this.seconds) ? answer.value : undefined;
+	}
+
+	// Yields when the answer is missing or stale.
+	fetch(id: string, read: () => T | undefined): T | undefined {
+		const fresh = this.cached(id, false);
+		if (fresh !== undefined) return fresh;
+		let flight = this.flights.get(id);
+		if (!flight) {
+			const generation = this.generation;
+			flight = new SingleFlight(() => {
+				const value = read();
+				if (generation === this.generation) {
+					this.flights.delete(id);
+					if (value !== undefined) this.keep(id, value);
+				}
+				return value;
+			});
+			if (!flight.settled()) this.flights.set(id, flight);
+		}
+		return flight.wait();
+	}
+
+	clear() {
+		this.generation += 1;
+		this.cache = new Map();
+		this.size = 0;
+		this.flights.clear();
+	}
+
+	private keep(id: string, value: T) {
+		if (!this.cache.has(id)) {
+			if (this.size >= STANDING_CACHE_LIMIT) {
+				this.cache = new Map();
+				this.size = 0;
+			}
+			this.size += 1;
+		}
+		this.cache.set(id, { value, at: this.clock() });
+	}
+}
+
+// One board's answers: stored values (false: none), ranges, friends boards.
+interface BoardAnswers {
+	readonly values: Answers<number | false>;
+	readonly ranges: Answers<Place[]>;
+	readonly friends: Answers<Entry[]>;
+	/** Keys with a queued removal not yet landed: shown as having no value. */
+	readonly removing: Set<string>;
+}
+
+/** GetCurrentPage items of a FriendPages. */
+type FriendItem = { Id: number };
+
+/**
+ * Where a subject stands, read through the Reader's page cache and the backend
+ * contract, every answer cached for the board's CacheSeconds with one read
+ * shared by concurrent callers, every read under RequestSeconds. A read that
+ * fails, errors or passes its deadline answers nil (and is not cached); after
+ * destroy() only cached answers are served.
+ *
+ * - rank: the top page (Reader.top) holds the subject: its rank and value;
+ *   else its stored value (one scores() read) and no rank.
+ * - around: from the top page when it holds the subject and count rows on each
+ *   side; else one backend around() (two OrderedList reads on the default
+ *   backend), ranks where the page knows them.
+ * - friends: the player's friend list (Players:GetFriendsAsync pages, cached
+ *   FRIENDS_SECONDS), then one scores() read for them all.
+ * - remove: queues the removal in the Queue (so it is written, retried and
+ *   drained like a write, before anything submitted later), and hides the key
+ *   from the Reader's pages and these answers until it lands.
+ */
+export class Standing implements StandingStage {
+	readonly Name = "Leaderboards.Standing";
+	private readonly boards = new Map<string, BoardAnswers>();
+	private readonly friendLists: Answers<number[]>;
+
+	constructor(private readonly context: StageContext) {
+		const { settings, kernel } = context;
+		for (const [name, board] of settings.boards) {
+			this.boards.set(name, {
+				values: new Answers(settings.clock, board.CacheSeconds),
+				ranges: new Answers(settings.clock, board.CacheSeconds),
+				friends: new Answers(settings.clock, board.CacheSeconds),
+				removing: new Set(),
+			});
+		}
+		this.friendLists = new Answers(settings.clock, FRIENDS_SECONDS);
+		const landed = (board: unknown, key: unknown) => {
+			const answers = this.boards.get(board as string);
+			if (answers?.removing.delete(key as string)) this.forget(answers);
+		};
+		kernel.Bus.subscribe(Topics.Removed, (_, board, key) => landed(board, key));
+		// A removal dropped after MaxWriteAttempts (nil value): the value stayed stored.
+		kernel.Bus.subscribe(Topics.Dropped, (_, board, key, value) => {
+			if (value === undefined) landed(board, key);
+		});
+	}
+
+	rank(board: string, subject: Subject): Place | undefined {
+		const config = this.context.settings.boards.get(board);
+		if (!config) return undefined;
+		const [key] = subjectKey(subject);
+		return key === undefined ? undefined : this.place(config, key, this.page(board));
+	}
+
+	around(board: string, subject: Subject, count?: number): Place[] | undefined {
+		const { settings, stages } = this.context;
+		const config = settings.boards.get(board);
+		if (!config) return undefined;
+		const size =
+			typeIs(count, "number") && count === count
+				? math.clamp(math.floor(count), 0, AROUND_LIMIT)
+				: AROUND_DEFAULT;
+		const [key] = subjectKey(subject);
+		if (key === undefined) return undefined;
+		const page = this.page(board);
+		const me = this.place(config, key, page);
+		if (!me || me.Value === undefined) return me && [];
+		if (size === 0) return [me];
+		if (me.Rank !== undefined) {
+			const index = me.Rank - 1;
+			// The page answers when it holds count rows behind, or the board ended within it.
+			if (index + size < page.size() || page.size() < config.MaxEntries) {
+				const rows = new Array<Place>();
+				for (let i = math.max(0, index - size); i < math.min(page.size(), index + size + 1); i++) {
+					const entry = page[i];
+					rows.push({ Key: entry.Key, Value: entry.Value, Rank: entry.Rank });
+				}
+				return rows;
+			}
+		}
+		const backend = settings.backend;
+		if (!backend.around) error("Leaderboards: around() needs a backend with around(); this backend has none", 2);
+		const answers = this.boards.get(board)!;
+		const value = me.Value;
+		const store = this.storageOf(config);
+		const id = `${store}:${size}:${value}:${me.Key}`;
+		const rows = stages.Drainer.destroyed()
+			? answers.ranges.cached(id, true)
+			: answers.ranges.fetch(id, () => {
+					const range = this.within(() => backend.around!(store, config.Ascending, value, size));
+					return range && this.line(me, range.Ahead, range.Behind, size, answers.removing);
+				});
+		if (!rows) return undefined;
+		const ranks = new Map<string, number>();
+		for (const entry of page) ranks.set(entry.Key, entry.Rank);
+		const mine = rows.findIndex((row) => row.Key === me.Key);
+		return rows.map((row, i) => ({
+			Key: row.Key,
+			Value: row.Value,
+			Rank: ranks.get(row.Key) ?? (me.Rank !== undefined ? me.Rank + i - mine : undefined),
+		}));
+	}
+
+	friends(board: string, player: Subject): Entry[] | undefined {
+		const { settings, stages } = this.context;
+		const config = settings.boards.get(board);
+		if (!config) return undefined;
+		const [key] = subjectKey(player);
+		const userId = userIdOf(key);
+		if (key === undefined || userId === undefined) return undefined;
+		if (!settings.backend.scores)
+			error("Leaderboards: friends() needs a backend with scores(); this backend has none", 2);
+		if (!settings.players.GetFriendsAsync)
+			error("Leaderboards: friends() needs Players with GetFriendsAsync (the Players option)", 2);
+		const answers = this.boards.get(board)!;
+		const id = `${this.storageOf(config)}:${key}`;
+		const rows = stages.Drainer.destroyed()
+			? answers.friends.cached(id, true)
+			: answers.friends.fetch(id, () => {
+					const ids = this.friendsOf(userId);
+					if (!ids) return undefined;
+					const keys = [key];
+					for (const id of ids) keys.push(tostring(id));
+					const found = this.within(() => stages.Reader.scores(board, keys));
+					if (!found) return undefined;
+					const rows = new Array<Entry>();
+					for (const friend of keys) {
+						const value = found.get(friend);
+						if (value !== undefined && !answers.removing.has(friend))
+							rows.push({ Key: friend, Value: value, Rank: 0 });
+					}
+					rows.sort((a, b) =>
+						a.Value !== b.Value ? isBetter(a.Value, b.Value, config.Ascending) : a.Key < b.Key,
+					);
+					rows.forEach((row, i) => (row.Rank = i + 1));
+					return rows;
+				});
+		return rows?.map((row) => ({ Key: row.Key, Value: row.Value, Rank: row.Rank }));
+	}
+
+	remove(board: string, subject: Subject): boolean {
+		const { settings, stages } = this.context;
+		const answers = this.boards.get(board);
+		if (!answers) return false;
+		if (!settings.backend.remove)
+			error("Leaderboards: remove() needs a backend with remove(); this backend has none", 2);
+		const [key] = subjectKey(subject);
+		if (key === undefined || refuseKey(key, settings.backend.maxKeyLength) !== undefined) return false;
+		if (!stages.Queue.remove) error("Leaderboards: remove() needs a Queue stage with remove()", 2);
+		if (!stages.Queue.remove(board, key)) return false;
+		stages.Reader.forget?.(board, key);
+		answers.removing.add(key);
+		this.forget(answers);
+		return true;
+	}
+
+	// Removals are rare: every cached answer of the board goes.
+	private forget(answers: BoardAnswers) {
+		answers.values.clear();
+		answers.ranges.clear();
+		answers.friends.clear();
+	}
+
+	// Where the board's current period is stored (the board's name on an all-time board):
+	// rank, around and friends answer for the current period, each period with its own answers.
+	private storageOf(config: Board): string {
+		const [store] = readPlace(config.Name, config.Period, undefined, this.context.settings.unixTime);
+		return store;
+	}
+
+	// The top page through the Reader's cache; a page that could not be read is empty.
+	private page(board: string): Entry[] {
+		const [ok, page] = pcall(() => this.context.stages.Reader.top(board));
+		return ok ? page : [];
+	}
+
+	// The subject on the page (rank and value), else its stored value; undefined when that read failed.
+	private place(config: Board, key: string, page: ReadonlyArray<Entry>): Place | undefined {
+		const { settings, stages } = this.context;
+		const answers = this.boards.get(config.Name)!;
+		if (refuseKey(key, settings.backend.maxKeyLength) !== undefined || answers.removing.has(key))
+			return { Key: key };
+		for (const entry of page) if (entry.Key === key) return { Key: key, Value: entry.Value, Rank: entry.Rank };
+		if (!settings.backend.scores)
+			error("Leaderboards: rank() and around() need a backend with scores(); this backend has none", 3);
+		const id = `${this.storageOf(config)}:${key}`;
+		const value = stages.Drainer.destroyed()
+			? answers.values.cached(id, true)
+			: answers.values.fetch(id, () => {
+					const found = this.within(() => stages.Reader.scores(config.Name, [key]));
+					return found && (found.get(key) ?? false);
+				});
+		if (value === undefined) return undefined;
+		return value === false ? { Key: key } : { Key: key, Value: value };
+	}
+
+	// The subject with up to `size` rows on each side, best first.
+	private line(
+		me: Place,
+		ahead: ReadonlyArray<Entry | Place>,
+		behind: ReadonlyArray<Entry | Place>,
+		size: number,
+		removing: ReadonlySet<string>,
+	): Place[] {
+		const shown = (row: Entry | Place) => row.Key !== me.Key && !removing.has(row.Key);
+		const before = ahead.filter(shown);
+		const rows = new Array<Place>();
+		for (let i = math.min(size, before.size()) - 1; i >= 0; i--)
+			rows.push({ Key: before[i].Key, Value: before[i].Value });
+		const length = rows.size() + 1 + size;
+		rows.push({ Key: me.Key, Value: me.Value });
+		for (const row of behind.filter(shown)) {
+			if (rows.size() >= length) break;
+			rows.push({ Key: row.Key, Value: row.Value });
+		}
+		return rows;
+	}
+
+	// One yielding call under RequestSeconds: its value, or undefined when it failed, errored or ran late.
+	private within<T>(work: () => T | undefined): T | undefined {
+		const { kernel, settings } = this.context;
+		const joined = within(kernel.Scheduler, settings.RequestSeconds, work);
+		return joined.settled && joined.ok ? joined.value : undefined;
+	}
+
+	// The player's friends' UserIds; undefined when a page read failed.
+	private friendsOf(userId: number): number[] | undefined {
+		const players = this.context.settings.players;
+		return this.friendLists.fetch(tostring(userId), () =>
+			this.within(() => {
+				const pages = players.GetFriendsAsync!(userId);
+				const ids = new Array<number>();
+				for (;;) {
+					for (const item of pages.GetCurrentPage() as unknown as FriendItem[]) ids.push(item.Id);
+					if (pages.IsFinished) return ids;
+					pages.AdvanceToNextPageAsync();
+				}
+			}),
+		);
+	}
+}
