@@ -446,15 +446,15 @@ describe("RefreshSeconds", () => {
 		const { boards, kernel } = boardsWith({
 			backend,
 			Clock: os.clock,
-			Boards: { Kills: { RefreshSeconds: 30, CacheSeconds: 30 }, BestTime: {} },
+			Boards: { Kills: { RefreshSeconds: 5, CacheSeconds: 5 }, BestTime: {} },
 		});
 		const updates = new Array<string>();
 		kernel.Bus.subscribe(Topics.Updated, (_, name) => updates.push(name as string));
 		kernel.start();
-		task.wait(65);
+		task.wait(11);
 		expect(updates).toEqual(["Kills", "Kills"]);
 		boards.destroy();
-		task.wait(45);
+		task.wait(10);
 		expect(backend.sortedCalls).toBe(2);
 	});
 
@@ -464,10 +464,10 @@ describe("RefreshSeconds", () => {
 		const { kernel } = boardsWith({
 			backend,
 			Clock: os.clock,
-			Boards: { Kills: { RefreshSeconds: 10, CacheSeconds: 10 } },
+			Boards: { Kills: { RefreshSeconds: 2, CacheSeconds: 2 } },
 		});
 		kernel.start();
-		task.wait(25);
+		task.wait(5);
 		expect(backend.sortedCalls).toBe(2);
 		kernel.stop();
 	});
@@ -475,7 +475,7 @@ describe("RefreshSeconds", () => {
 	it("is off unless set", () => {
 		const { kernel: quiet, backend: idle } = boardsWith({ backend: seeded(3) });
 		quiet.start();
-		task.wait(90);
+		task.wait(10);
 		expect(idle.sortedCalls).toBe(0);
 		quiet.stop();
 	});
@@ -522,7 +522,8 @@ describe("rank, around, friends and remove on the default backend (OrderedDataSt
 		expect(answers).toEqual(["ok", "nil", "nil"]);
 		expect(gate.dataStore.budget("OrderedList")).toBeLessThan(AROUND_COST + AROUND_RESERVE);
 		expect(gate.dataStore.throttled()).toBe(0);
-		task.wait(60);
+		// The budget refills at 5 a minute: one more request in 12 s.
+		task.wait(13);
 		expect(boards.around("Kills", "p22", 2)?.size()).toBe(5);
 	});
 
