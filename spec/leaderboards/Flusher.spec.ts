@@ -275,6 +275,20 @@ describe("flush windows", () => {
 			expect(boards.flushNow()?.Written).toBe(1);
 		});
 
+		it("a hung write among several in flight: the others land and free their slots, the window ends at RequestSeconds", () => {
+			const backend = new MemoryBackend();
+			backend.writeSeconds = 1;
+			backend.hangWrites = 1;
+			const { boards } = boardsWith({ backend, WritesInFlight: 2, RequestSeconds: 5 });
+			for (let i = 1; i <= 5; i++) boards.submit("Kills", `k${i}`, i);
+			const started = os.clock();
+			expect(boards._flush()).toEqual({ Attempted: 5, Written: 4, Failed: 1, Budget: 30 });
+			// k2..k5 went through the other slot one after another while k1 hung.
+			expect(os.clock() - started).toBeCloseTo(5, 1);
+			expect(boards._flush()).toEqual({ Attempted: 1, Written: 1, Failed: 0, Budget: 30 });
+			for (let i = 1; i <= 5; i++) expect(backend.get("Kills", `k${i}`)).toBe(i);
+		});
+
 		it("disarm stops a window from starting more writes; those in flight finish", () => {
 			const backend = new MemoryBackend();
 			backend.writeSeconds = 1;

@@ -314,6 +314,21 @@ describe("attach(kernel, options) refuses, naming the field", () => {
 			"options.RequestSeconds must be a positive number (got inf)",
 		],
 		[
+			"a fractional WritesInFlight",
+			() => ({ WritesInFlight: 1.5 }),
+			"options.WritesInFlight must be a positive integer (got 1.5)",
+		],
+		[
+			"a WritesInFlight of 0",
+			() => ({ WritesInFlight: 0 }),
+			"options.WritesInFlight must be a positive integer (got 0)",
+		],
+		[
+			"a WritesInFlight of infinity",
+			() => ({ WritesInFlight: math.huge }),
+			"options.WritesInFlight must be a positive integer (got inf)",
+		],
+		[
 			"a MaxWriteAttempts of 0",
 			() => ({ MaxWriteAttempts: 0 }),
 			"options.MaxWriteAttempts must be a positive integer (got 0)",
