@@ -24,8 +24,10 @@ export interface BenchRow {
 	readonly baseline: string;
 	/** ours / baseline, or the ratio the row is about. */
 	readonly ratio: string;
-	/** The physical limit or the target, where one exists. */
+	/** The goal: the physical limit or the target the row is held to. */
 	readonly bound: string;
+	/** Whether this run met the goal; undefined for a row that only informs. */
+	readonly met: boolean | undefined;
 }
 
 export function formatNumber(value: number, digits = 2): string {
@@ -33,8 +35,78 @@ export function formatNumber(value: number, digits = 2): string {
 	return string.format(`%.${digits}f`, value);
 }
 
+function mark(row: BenchRow): string {
+	return row.met === undefined ? "-" : row.met ? "met" : "MISSED";
+}
+
+/** The table as Markdown, for the README. */
 export function markdownTable(rows: ReadonlyArray<BenchRow>): string {
-	const lines = ["| row | this project | baseline | ratio | bound / target |", "|---|---|---|---|---|"];
-	for (const row of rows) lines.push(`| ${row.name} | ${row.ours} | ${row.baseline} | ${row.ratio} | ${row.bound} |`);
+	const lines = ["| row | this project | baseline | ratio | goal | |", "|---|---|---|---|---|---|"];
+	for (const row of rows)
+		lines.push(`| ${row.name} | ${row.ours} | ${row.baseline} | ${row.ratio} | ${row.bound} | ${mark(row)} |`);
+	return lines.join("\n");
+}
+
+/** Characters a terminal shows for text (UTF-8: µ and ≥ are one each). */
+export function width(text: string): number {
+	const [length] = utf8.len(text);
+	return typeIs(length, "number") ? length : text.size();
+}
+
+// Words of text in lines of at most `size` characters (a longer word is cut).
+function wrap(text: string, size: number): string[] {
+	const lines = new Array<string>();
+	let line = "";
+	for (const [word] of text.gmatch("%S+")) {
+		let rest = word as string;
+		while (width(rest) > size) {
+			if (line !== "") lines.push(line);
+			const cut = utf8.offset(rest, size + 1) ?? rest.size() + 1;
+			lines.push(rest.sub(1, cut - 1));
+			rest = rest.sub(cut);
+			line = "";
+		}
+		if (line === "") line = rest;
+		else if (width(line) + 1 + width(rest) <= size) line = `${line} ${rest}`;
+		else {
+			lines.push(line);
+			line = rest;
+		}
+	}
+	if (line !== "") lines.push(line);
+	return lines;
+}
+
+/** Column widths of the terminal table: row, this project, baseline, ratio, goal, mark. */
+const COLUMNS = [19, 18, 19, 12, 16, 6];
+
+/** The table for a terminal: at most 100 columns, long cells wrapped, a mark per row and a verdict. */
+export function terminalTable(rows: ReadonlyArray<BenchRow>): string {
+	const render = (cells: string[]) => {
+		const wrapped = cells.map((cell, index) => wrap(cell, COLUMNS[index]));
+		const height = math.max(...wrapped.map((lines) => lines.size()));
+		const lines = new Array<string>();
+		for (let i = 0; i < height; i++) {
+			const parts = wrapped.map((column, index) => {
+				const text = column[i] ?? "";
+				return text + string.rep(" ", COLUMNS[index] - width(text));
+			});
+			lines.push(parts.join("  ").gsub("%s+$", "")[0]);
+		}
+		return lines;
+	};
+	const rule = string.rep("-", COLUMNS.reduce((sum, size) => sum + size, 0) + 2 * (COLUMNS.size() - 1));
+	const lines = [...render(["row", "this project", "baseline", "ratio", "goal", "mark"]), rule];
+	for (const row of rows) {
+		for (const line of render([row.name, row.ours, row.baseline, row.ratio, row.bound, mark(row)]))
+			lines.push(line);
+		lines.push(rule);
+	}
+	const held = rows.filter((row) => row.met !== undefined);
+	const missed = held.filter((row) => row.met === false);
+	const verdict =
+		`${held.size() - missed.size()} of ${held.size()} goals met` +
+		(missed.isEmpty() ? "" : `; missed: ${missed.map((row) => row.name.split(":")[0]).join(", ")}`);
+	for (const line of wrap(verdict, rule.size())) lines.push(line);
 	return lines.join("\n");
 }

@@ -1,6 +1,6 @@
 import { HttpService } from "@rbxts/services";
 import { headlessGate } from "../spec/gate/control";
-import { BenchRow, markdownTable } from "./measure";
+import { BenchRow, markdownTable, terminalTable } from "./measure";
 import {
 	budgetRow,
 	drainRow,
@@ -68,12 +68,15 @@ export function measure(quick: boolean): BenchRow[] {
 }
 
 /**
- * `npm run bench`: every row measured in this run, printed as a Markdown table
- * (or JSON with --json). --quick runs tiny sizes.
+ * `npm run bench`: every row measured in this run, printed as a table that fits
+ * a terminal (100 columns) with each row's goal, a met/MISSED mark and a
+ * verdict; --markdown prints it as Markdown (the README's), --json as JSON.
+ * --quick runs tiny sizes.
  */
 export function main(args: string[]): number {
 	const gate = headlessGate()!;
 	const rows = measure(args.includes("--quick"));
-	gate.write(args.includes("--json") ? HttpService.JSONEncode(rows) : markdownTable(rows));
+	if (args.includes("--json")) gate.write(HttpService.JSONEncode(rows));
+	else gate.write(args.includes("--markdown") ? markdownTable(rows) : terminalTable(rows));
 	return 0;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@rbxts/jest-globals";
-import { markdownTable } from "../../bench/measure";
+import { BenchRow, markdownTable, terminalTable, width } from "../../bench/measure";
 import { drainRow } from "../../bench/rows";
 import { measure } from "../../bench/run";
 import { headlessGate } from "../gate/control";
@@ -16,7 +16,18 @@ describeGate("the benchmarks at tiny sizes", () => {
 			const rows = measure(true);
 			expect(rows.size()).toBe(10);
 			const rendered = markdownTable(rows);
-			expect(rendered).toMatch("| row | this project | baseline | ratio | bound / target |");
+			expect(rendered).toMatch("| row | this project | baseline | ratio | goal | |");
+			// Every row is held to its goal, but the memory row, which informs.
+			expect(rows.filter((row) => row.met === undefined).map((row) => row.name)).toEqual([
+				"Memory per queued key at 1000 keys",
+			]);
+			const terminal = terminalTable(rows);
+			for (const line of terminal.split("\n")) expect(width(line) <= 100).toBe(true);
+			expect(terminal).toMatch("^row +this project +baseline +ratio +goal +mark\n");
+			expect(terminal).toMatch(" met\n");
+			const held = rows.filter((row) => row.met !== undefined).size();
+			const met = rows.filter((row) => row.met === true).size();
+			expect(terminal).toMatch(`\n${met} of ${held} goals met`);
 			const byStart = (start: string) => rows.find((row) => row.name.sub(1, start.size()) === start)!;
 			expect(byStart("Read fan-out").ours).toMatch("^1 backend read");
 			expect(byStart("names()").ours).toBe("1 call, 100 results");
@@ -34,5 +45,34 @@ describeGate("the benchmarks at tiny sizes", () => {
 		const profile = gate!.latency.profile().name;
 		gate!.reset();
 		expect(profile).toBe("realistic");
+	});
+});
+
+describe("the bench table", () => {
+	const row = (name: string, met: boolean | undefined, long = false): BenchRow => ({
+		name,
+		ours: "9.61 µs per call",
+		baseline: long ? string.rep("write-through: 20000 writes (18295 failed, throttled); ", 4) : "0.38 µs",
+		ratio: "9.62x",
+		bound: "under 5x",
+		met,
+	});
+
+	it("fits 100 columns: long cells wrap within their column, each row gets its mark, the verdict names what missed", () => {
+		const rows = [
+			row("Read fan-out: 100 concurrent top() callers", true, true),
+			row("submit() cost: 1000000 calls across 10000 keys", false),
+			row("Memory per queued key at 100000 keys", undefined),
+		];
+		const lines = terminalTable(rows).split("\n");
+		for (const line of lines) expect(width(line) <= 100).toBe(true);
+		expect(lines.filter((line) => line.match("^Read fan%-out: 100")[0] !== undefined).size()).toBe(1);
+		expect(lines.some((line) => line.match("  met$")[0] !== undefined)).toBe(true);
+		expect(lines.some((line) => line.match("  MISSED$")[0] !== undefined)).toBe(true);
+		expect(lines.some((line) => line.match("  %-$")[0] !== undefined)).toBe(true);
+		expect(lines[lines.size() - 1]).toBe("1 of 2 goals met; missed: submit() cost");
+		// The long baseline wrapped onto several lines rather than widening the table.
+		expect(lines.size()).toBeGreaterThan(10);
+		expect(markdownTable(rows).split("\n")[3]).toMatch("| under 5x | MISSED |$");
 	});
 });
