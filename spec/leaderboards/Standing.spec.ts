@@ -1,7 +1,15 @@
 import { afterEach, describe, expect, it } from "@rbxts/jest-globals";
 import { DataStoreService, Players } from "@rbxts/services";
 import { Kernel } from "../../kernel";
-import { AROUND_COST, AROUND_RESERVE, PlayerLookup, Standing, Topics, attach } from "../../plugins/leaderboards";
+import {
+	AROUND_COST,
+	AROUND_RESERVE,
+	PlayerLookup,
+	Standing,
+	Topics,
+	attach,
+	memoryStoreBackend,
+} from "../../plugins/leaderboards";
 import { headlessGate } from "../gate/control";
 import { manualClock } from "../kernel/doubles";
 import { MemoryBackend, boardsWith } from "./doubles";
@@ -572,5 +580,57 @@ describe("rank, around, friends and remove on the default backend (OrderedDataSt
 		expect(gate.dataStore.calls("BatchGetAsync")).toBe(2);
 		expect(gate.friends.calls()).toBe(math.ceil(149 / gate.friends.perPage));
 		expect(Players.GetPlayerByUserId(1)).toBe(player);
+	});
+});
+
+describe("around and remove on the MemoryStore backend (range bounds)", () => {
+	afterEach(() => gate?.reset());
+
+	// p1..p40 holding 10 x I (and p0 tied with p20 at 200), written through the backend.
+	const filled = (shards: number, ascending = false) => {
+		const { boards } = boardsWith({
+			Backend: memoryStoreBackend({ Shards: shards }),
+			Boards: { Kills: { MaxEntries: 5, Ascending: ascending } },
+		});
+		for (let i = 1; i <= 40; i++) boards.submit("Kills", `p${i}`, i * 10);
+		boards.submit("Kills", "p0", 200);
+		while (boards._flush().Attempted > 0);
+		return boards;
+	};
+
+	for (const shards of [1, 3]) {
+		it(`around() past the page reads the rows nearest the value, ties included (${shards} shard(s))`, () => {
+			if (!gate) return;
+			gate.reset();
+			const boards = filled(shards);
+			boards.rank("Kills", "p20");
+			const ranges = gate.memoryStore.calls("GetRangeAsync");
+			expect(boards.around("Kills", "p20", 2)).toEqual([
+				{ Key: "p22", Value: 220 },
+				{ Key: "p21", Value: 210 },
+				{ Key: "p20", Value: 200 },
+				{ Key: "p0", Value: 200 },
+				{ Key: "p19", Value: 190 },
+			]);
+			expect(gate.memoryStore.calls("GetRangeAsync") - ranges).toBe(2 * shards);
+		});
+	}
+
+	it("an Ascending board on the MemoryStore backend: smaller scores are ahead", () => {
+		if (!gate) return;
+		gate.reset();
+		const boards = filled(1, true);
+		expect(keysOf(boards.around("Kills", "p30", 1)!)).toEqual(["p29", "p30", "p31"]);
+	});
+
+	it("remove() is RemoveAsync on the key's shard", () => {
+		if (!gate) return;
+		gate.reset();
+		const boards = filled(3);
+		boards.remove("Kills", "p40");
+		boards._flush();
+		expect(gate.memoryStore.calls("RemoveAsync")).toBe(1);
+		expect(boards.top("Kills")[0].Key).toBe("p39");
+		expect(boards.rank("Kills", "p40")).toEqual({ Key: "p40" });
 	});
 });

@@ -1,5 +1,5 @@
 import { MemoryStoreService, Players } from "@rbxts/services";
-import { Backend, BackendRow, updaterFor } from "../types";
+import { Backend, BackendRange, BackendRow, updaterFor } from "../types";
 
 // Engine facts, from the Roblox creator documentation (cloud-services/memory-stores
 // "Limits and quotas", memory-stores/sorted-map, memory-stores/per-partition-limits,
@@ -38,7 +38,8 @@ type Transform = (old: unknown) => LuaTuple<[number, number]> | undefined;
 type Updatable = {
 	UpdateAsync(this: MemoryStoreSortedMap, key: string, transform: Transform, expiration: number): unknown;
 };
-type Bound = { key: string; sortKey?: number | string };
+type Bound = { key?: string; sortKey?: number | string };
+type Item = { key: string; value: unknown; sortKey?: number | string };
 
 // A stable string hash (djb2), the same on every server: which shard a key lives on.
 function shardOf(key: string, shards: number): number {
@@ -49,6 +50,21 @@ function shardOf(key: string, shards: number): number {
 
 function fail(field: string, problem: string, value: unknown): never {
 	error(`MemoryStore.backend: ${field} ${problem} (got ${tostring(value)})`, 3);
+}
+
+// The engine's order on a board: by score, ties by key; descending reverses both.
+function ranksBefore(a: Item, b: Item, ascending: boolean): boolean {
+	return scoreOf(a) !== scoreOf(b) ? ascending === scoreOf(a) < scoreOf(b) : ascending === a.key < b.key;
+}
+
+function scoreOf(item: { value: unknown; sortKey?: number | string }): number {
+	return typeIs(item.sortKey, "number") ? item.sortKey : (item.value as number);
+}
+
+// The next double above (or below) a score: an exclusive bound that keeps the score itself in range.
+function beside(score: number, up: boolean): number {
+	const step = math.max(math.abs(score) * 2 ** -52, 2 ** -1074);
+	return up ? score + step : score - step;
 }
 
 function statusOf(message: unknown): string | undefined {
@@ -64,6 +80,10 @@ function statusOf(message: unknown): string | undefined {
  * - sorted reads each shard's head with GetRangeAsync (200 a call at most,
  *   paging with exclusive bounds) and merges them into one ranked page.
  * - scores reads the chosen keys on their shards, in parallel.
+ * - remove is RemoveAsync on the key's shard; around reads each shard's rows
+ *   nearest a value with GetRangeAsync's bounds on the score (two ranges a
+ *   shard, a unit per item returned), merged, and is refused when the bucket
+ *   cannot pay for them.
  * - budget: the experience quota is 1000 + 120 x all servers' users a minute,
  *   and no server can see the others, so this server claims the per-user term
  *   for its own players (120 x players, one player's worth at least, so a server
@@ -171,9 +191,6 @@ export function memoryStoreBackend(options: MemoryStoreOptions = {}): Backend {
 		};
 	};
 
-	const scoreOf = (item: { value: unknown; sortKey?: number | string }) =>
-		typeIs(item.sortKey, "number") ? item.sortKey : (item.value as number);
-
 	return {
 		maxKeyLength: MAX_KEY_LENGTH,
 
@@ -206,18 +223,12 @@ export function memoryStoreBackend(options: MemoryStoreOptions = {}): Backend {
 				const cursors = list.map((map, shard) => cursor(map, shard, ascending, page));
 				const result = new Array<BackendRow>();
 				while (result.size() < count) {
-					let best: { key: string; value: unknown; sortKey?: number | string } | undefined;
+					let best: Item | undefined;
 					let from: ReturnType<typeof cursor> | undefined;
 					for (const c of cursors) {
 						const item = c.head();
 						if (!item) continue;
-						// The engine's order: by score, ties by key; descending reverses both.
-						const better =
-							!best ||
-							(scoreOf(item) !== scoreOf(best)
-								? ascending === scoreOf(item) < scoreOf(best)
-								: ascending === item.key < best.key);
-						if (better) {
+						if (!best || ranksBefore(item, best, ascending)) {
 							best = item;
 							from = c;
 						}
@@ -252,6 +263,62 @@ export function memoryStoreBackend(options: MemoryStoreOptions = {}): Backend {
 			}
 			while (pending > 0) task.wait();
 			return failed ? undefined : result;
+		},
+
+		remove: (board, key) => {
+			const shard = shardOf(key, shards);
+			spend(1);
+			const [ok, message] = pcall(() => mapsOf(board)[shard].RemoveAsync(key));
+			outcome(shard, ok, message);
+			if (!ok) error(message, 0);
+			return true;
+		},
+
+		// Range bounds on the score: each shard's rows nearest the value on each side, merged.
+		around: (board, ascending, value, count) => {
+			const list = mapsOf(board);
+			const size = math.min(count, RANGE_SIZE - 1);
+			// Refused, not sent over the quota: a range read costs a unit per item.
+			if (refill() < 2 * (size + 1) * list.size()) return undefined;
+			const [ok, range] = pcall((): BackendRange => {
+				const ahead = new Array<Item>();
+				const behind = new Array<Item>();
+				list.forEach((map, shard) => {
+					const read = (direction: Enum.SortDirection, limit: number, lower?: number, upper?: number) => {
+						const [done, items] = pcall(() =>
+							map.GetRangeAsync(
+								direction,
+								limit,
+								lower === undefined ? undefined : { sortKey: lower },
+								upper === undefined ? undefined : { sortKey: upper },
+							),
+						);
+						outcome(shard, done, items);
+						if (!done) error(items, 0);
+						spend(math.max(1, items.size()));
+						return items as Item[];
+					};
+					// Strictly better than the value, nearest first; then the value and worse, best first.
+					for (const item of ascending
+						? read(Enum.SortDirection.Descending, size, undefined, value)
+						: read(Enum.SortDirection.Ascending, size, value))
+						ahead.push(item);
+					for (const item of ascending
+						? read(Enum.SortDirection.Ascending, size + 1, beside(value, false))
+						: read(Enum.SortDirection.Descending, size + 1, undefined, beside(value, true)))
+						behind.push(item);
+				});
+				ahead.sort((a, b) => ranksBefore(b, a, ascending));
+				behind.sort((a, b) => ranksBefore(a, b, ascending));
+				const rowsOf = (items: Item[], limit: number) => {
+					const rows = new Array<BackendRow>();
+					for (const item of items)
+						if (rows.size() < limit) rows.push({ Key: item.key, Value: scoreOf(item) });
+					return rows;
+				};
+				return { Ahead: rowsOf(ahead, size), Behind: rowsOf(behind, size + 1) };
+			});
+			return ok ? range : undefined;
 		},
 
 		budget: () => (math.max(0, math.floor(refill())) * openShards()) / shards,
