@@ -1,5 +1,5 @@
 import type { Kernel } from "../../kernel";
-import { Entry, Leaderboards, ShutdownResult, Topics } from "../../plugins/leaderboards";
+import { Entry, Leaderboards, ShutdownResult, Standing, Topics } from "../../plugins/leaderboards";
 import { GateServer, HeadlessGate } from "../../spec/gate/control";
 
 /** What to simulate. */
@@ -19,6 +19,9 @@ interface BoardService {
 	topKills(count: number): Entry[];
 	topDailyKills(count: number, period?: string): Entry[];
 	killsOf(player: Player): number | undefined;
+	rankOf(player: unknown): Standing | undefined;
+	aroundMe(player: unknown, count: number): Standing[] | undefined;
+	friendsKills(player: unknown): Entry[] | undefined;
 }
 
 interface User {
@@ -70,6 +73,14 @@ export interface Frame {
 	readonly dailyKills: Entry[];
 	readonly day: string;
 	readonly secondsToNewDay: number;
+	/** One player followed through the run: where they stand on Kills, who is around them, their friends board. */
+	readonly followed: {
+		readonly name: string;
+		/** nil while a read failed. */
+		readonly me?: Standing;
+		readonly around?: Standing[];
+		readonly friends?: Entry[];
+	};
 }
 
 /** A value the model expected on a board that is not there, and why. */
@@ -103,12 +114,17 @@ const MIDNIGHT = 1796601600;
 const SESSION_MINUTES = 20;
 const RUN_EVERY_MINUTES = 3;
 const UI_REFRESH_SECONDS = 10;
+// Each player is friends with the next FRIENDS players of the pool (friendships are mutual).
+const FRIENDS = 4;
+// The player the live view follows (rank, neighbours, friends board): the pool's first.
+const FOLLOWED = 10_001;
 
 /**
  * Runs a simulated game: servers that share one emulated OrderedDataStore, each
  * booting the kernel with the design document's BoardService (examples/luau,
  * unchanged); players joining and leaving, scoring kills and finishing runs on
- * the virtual clock; every player's UI reading the top 10 every 10 s. Then
+ * the virtual clock; every player's UI reading the top 10 every 10 s; the live
+ * view following one player's rank, neighbours and friends board. Then
  * every server closes through the kernel close path, and the stores are checked
  * against an independent model of what was submitted. The run starts before a
  * midnight UTC and ends after it, so the daily board rolls over while it runs. Every backend request
@@ -158,6 +174,9 @@ export function simulate(gate: HeadlessGate, config: SimulationConfig, onFrame?:
 			daily: new Map(),
 		});
 	}
+	for (let i = 0; i < poolSize; i++)
+		for (let step = 1; step <= FRIENDS && i + step < poolSize; step++)
+			gate.friends.befriend(users[i].id, users[i + step].id);
 	const online = new Array<User>();
 	const offline = [...users];
 	const join = (user: User, server: number) => {
@@ -220,6 +239,13 @@ export function simulate(gate: HeadlessGate, config: SimulationConfig, onFrame?:
 			dailyKills: servers[0].service.topDailyKills(10),
 			day: boards.period("DailyKills")!.Id,
 			secondsToNewDay: boards.secondsUntilRoll("DailyKills")!,
+			// Keyed by UserId, so the followed player is found on or off line.
+			followed: {
+				name: `P${FOLLOWED - 10_000}`,
+				me: servers[0].service.rankOf(tostring(FOLLOWED)),
+				around: servers[0].service.aroundMe(tostring(FOLLOWED), 2),
+				friends: servers[0].service.friendsKills(tostring(FOLLOWED)),
+			},
 		};
 	};
 

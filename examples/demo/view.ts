@@ -1,4 +1,4 @@
-import { Entry } from "../../plugins/leaderboards";
+import { Entry, Standing } from "../../plugins/leaderboards";
 import { Counters, Frame, SimulationConfig, Summary } from "./simulation";
 
 const WIDTH = 40;
@@ -19,17 +19,24 @@ function percent(value: number): string {
 	return string.format("%.0f%%", value * 100);
 }
 
-function rows(entries: Entry[], format: (value: number) => string): string[] {
+function rows(entries: ReadonlyArray<Entry | Standing>, format: (value: number) => string, count = 10): string[] {
 	const lines = new Array<string>();
-	for (let i = 0; i < 10; i++) {
+	for (let i = 0; i < count; i++) {
 		const entry = entries[i];
 		lines.push(
 			entry
-				? `${pad(tostring(entry.Rank), 3)}${pad(entry.DisplayName ?? entry.Key, 22)}${format(entry.Value)}`
+				? `${pad(entry.Rank !== undefined ? tostring(entry.Rank) : "-", 4)}${pad(entry.DisplayName ?? entry.Key, 21)}${entry.Value !== undefined ? format(entry.Value) : ""}`
 				: "",
 		);
 	}
 	return lines;
+}
+
+// Where the followed player stands: "#12 with 40", "40 (past the top page)", "no kills yet", or "unknown".
+function standingOf(me?: Standing): string {
+	if (!me) return "unknown (read failed)";
+	if (me.Value === undefined) return "no kills yet";
+	return me.Rank !== undefined ? `#${me.Rank} with ${me.Value}` : `${me.Value} (past the top page: no rank)`;
 }
 
 /** The counters that tell the story, as lines. */
@@ -70,6 +77,12 @@ export function screen(config: SimulationConfig, frame: Frame): string {
 	lines.push("", `${dayTitle(frame)}`);
 	const daily = rows(frame.dailyKills, (value) => tostring(value));
 	for (let i = 0; i < 3; i++) lines.push(daily[i]);
+	const followed = frame.followed;
+	lines.push("", `${followed.name} on Kills: ${standingOf(followed.me)}`);
+	lines.push(`${pad("Around them (2 either side)", WIDTH)}${followed.name} and friends (top 5)`);
+	const around = rows(followed.around ?? [], (value) => tostring(value), 5);
+	const friends = rows(followed.friends ?? [], (value) => tostring(value), 5);
+	for (let i = 0; i < 5; i++) lines.push(pad(around[i], WIDTH) + friends[i]);
 	lines.push("");
 	for (const line of counterLines(frame.counters)) lines.push(line);
 	return "\x1b[H\x1b[2J" + lines.join("\n");
@@ -80,7 +93,7 @@ export function plainLine(config: SimulationConfig, frame: Frame): string {
 	const c = frame.counters;
 	const leader = frame.kills[0];
 	const today = frame.dailyKills[0];
-	return `[${string.format("%5.1f", c.minute)}/${config.minutes} min] submits ${c.submits}, writes ${c.writes}, top() ${c.topCalls} / reads ${c.backendReads}, names ${c.namesCalls}, failed ${c.failed}, dropped ${c.dropped}; Kills leader ${leader ? `${leader.DisplayName ?? leader.Key} ${leader.Value}` : "-"}; DailyKills ${frame.day} leader ${today ? `${today.DisplayName ?? today.Key} ${today.Value}` : "-"}`;
+	return `[${string.format("%5.1f", c.minute)}/${config.minutes} min] submits ${c.submits}, writes ${c.writes}, top() ${c.topCalls} / reads ${c.backendReads}, names ${c.namesCalls}, failed ${c.failed}, dropped ${c.dropped}; Kills leader ${leader ? `${leader.DisplayName ?? leader.Key} ${leader.Value}` : "-"}; DailyKills ${frame.day} leader ${today ? `${today.DisplayName ?? today.Key} ${today.Value}` : "-"}; ${frame.followed.name} ${standingOf(frame.followed.me)}, ${frame.followed.friends?.size() ?? "?"} on their friends board`;
 }
 
 /** The closing summary, as lines. */

@@ -1,6 +1,6 @@
 // BoardService: global kill and speedrun boards, and today's kills. The design document's example, in TypeScript.
 import { BusConnection, Kernel, Logger, Service } from "../../kernel";
-import { Entry, Leaderboards, Subject, attach } from "../../plugins/leaderboards";
+import { Entry, Leaderboards, Standing, Subject, attach } from "../../plugins/leaderboards";
 
 const log = Logger.scope("BoardService");
 
@@ -64,6 +64,35 @@ export class BoardService implements Service {
 	/** Yields. undefined when the read failed. */
 	killsOf(player: Player): number | undefined {
 		return this.boards!.scores("Kills", [player])?.get(tostring(player.UserId));
+	}
+
+	/**
+	 * Yields. Where the player stands on Kills: { Key, Value, Rank? } (Rank while they are in the
+	 * top 100; no Value when they have no kills stored). undefined when the read failed.
+	 */
+	rankOf(player: Player): Standing | undefined {
+		return this.boards!.rank("Kills", player);
+	}
+
+	/**
+	 * Yields. The player and the count players just ahead of and behind them by kills, best first.
+	 * undefined when the read failed or the store's list budget is spent for now (try again later).
+	 */
+	aroundMe(player: Player, count: number): Standing[] | undefined {
+		const rows = this.boards!.around("Kills", player, count);
+		return rows && this.boards!.names(rows);
+	}
+
+	/** Yields. The player and their friends who have kills stored, ranked among themselves. */
+	friendsKills(player: Player): Entry[] | undefined {
+		const rows = this.boards!.friends("Kills", player);
+		return rows && this.boards!.names(rows);
+	}
+
+	/** Moderation: wipes a cheater's scores (the next flush window removes them; reads hide them at once). */
+	wipe(subject: Subject) {
+		this.boards!.remove("Kills", subject);
+		this.boards!.remove("BestTime", subject);
 	}
 
 	stop() {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "@rbxts/jest-globals";
 import { parseFlags, usage } from "../../examples/demo/main";
-import { simulate } from "../../examples/demo/simulation";
+import { Frame, simulate } from "../../examples/demo/simulation";
 import { summaryLines } from "../../examples/demo/view";
 import { headlessGate } from "../gate/control";
 
@@ -15,8 +15,21 @@ describeGate("the demo's simulation", () => {
 	it(
 		"a few simulated minutes on two servers: every best score is on the boards",
 		() => {
-			const summary = simulate(gate!, { servers: 2, players: 8, minutes: 4, failRate: 0, seed: 3 });
+			let last: Frame | undefined;
+			const summary = simulate(gate!, { servers: 2, players: 8, minutes: 4, failRate: 0, seed: 3 }, (frame) => {
+				last = frame;
+			});
 			expect(summary.mismatches).toEqual([]);
+			// The live view follows one player: their standing, their neighbours, their friends board.
+			const followed = last!.followed;
+			expect(followed.me?.Key).toBe("10001");
+			if (followed.me?.Value !== undefined) {
+				expect(followed.around!.find((row) => row.Key === "10001")?.Value).toBe(followed.me.Value);
+				expect(followed.friends!.find((row) => row.Key === "10001")?.Value).toBe(followed.me.Value);
+			} else expect(followed.around).toEqual([]);
+			expect(followed.friends!.every((row) => tonumber(row.Key)! >= 10_001 && tonumber(row.Key)! <= 10_005)).toBe(
+				true,
+			);
 			expect(summary.ok).toBe(true);
 			expect(summary.checked).toBeGreaterThan(10);
 			// The run crosses a midnight UTC: the daily board rolled, and both days' kill counts are exact.
