@@ -107,10 +107,13 @@ export function writeAmplificationRow(
 	const { best, perWindow } = bestsOf(trace, 15);
 	let keys = 0;
 	let stored = 0;
+	let present = 0;
 	for (const [id, value] of best) {
 		const [board, key] = id.split(":") as unknown as [string, string];
 		keys += 1;
-		if (gate.dataStore.snapshot(`CKBoard_${board}`).get(key) === value) stored += 1;
+		const held = gate.dataStore.snapshot(`CKBoard_${board}`).get(key);
+		if (held === value) stored += 1;
+		if (held !== undefined) present += 1;
 	}
 
 	fresh(gate);
@@ -133,7 +136,7 @@ export function writeAmplificationRow(
 	}
 	return {
 		name: `Write amplification: ${size.submits} submits, ${size.players} players, ${size.minutes} min, 2 boards`,
-		ours: `${ours} writes (${string.format("%.3f", ours / size.submits)} per submit), ${stored}/${keys} bests stored`,
+		ours: `${ours} writes (${string.format("%.3f", ours / size.submits)} per submit), ${stored}/${keys} bests stored, ${present}/${keys} keys with a value`,
 		baseline:
 			`write-through: ${naive.writes} writes (${naive.failedWrites} failed, throttled); ` +
 			`hand-written (60 s loop, close): ${hand.writes} writes, ${handStored}/${keys} bests stored`,
