@@ -56,12 +56,14 @@ class Answers<T> {
 		if (!flight) {
 			const generation = this.generation;
 			flight = new SingleFlight(() => {
-				const value = read();
-				if (generation === this.generation) {
-					this.flights.delete(id);
-					if (value !== undefined) this.keep(id, value);
+				// A read that raises (a replaced stage's error) must not leave its flight for later callers.
+				try {
+					const value = read();
+					if (generation === this.generation && value !== undefined) this.keep(id, value);
+					return value;
+				} finally {
+					if (generation === this.generation) this.flights.delete(id);
 				}
-				return value;
 			});
 			if (!flight.settled()) this.flights.set(id, flight);
 		}

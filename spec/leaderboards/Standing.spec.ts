@@ -119,6 +119,20 @@ describe("rank()", () => {
 		expect(boards.rank("Kills", "p1")).toEqual({ Key: "p1", Value: 1 });
 	});
 
+	it("a backend scores() that raises: nil, never an error, and the next call reads again", () => {
+		const backend = seeded(5);
+		const own = backend.asSetBackend();
+		let raise = true;
+		own.scores = (store, keys) => {
+			if (raise) error("store exploded");
+			return backend.asSetBackend().scores!(store, keys);
+		};
+		const { boards } = boardsWith({ Backend: own, Boards: { Kills: { MaxEntries: 2 } } });
+		expect(boards.rank("Kills", "p1")).toBeUndefined();
+		raise = false;
+		expect(boards.rank("Kills", "p1")).toEqual({ Key: "p1", Value: 1 });
+	});
+
 	it("a page read that throws still answers with the stored value", () => {
 		const backend = seeded(5);
 		backend.throwReads = "store offline";
@@ -560,6 +574,17 @@ describe("rank, around, friends and remove on the default backend (OrderedDataSt
 		expect(boards._flush().Failed).toBe(1);
 		expect(boards._flush().Written).toBe(1);
 		expect(gate.dataStore.snapshot("CKBoard_Kills").get("p3")).toBeUndefined();
+	});
+
+	it("friends() with more keys than the OrderedRead budget holds now is nil, not throttled", () => {
+		if (!gate) return;
+		gate.reset();
+		for (let id = 2; id <= 150; id++) gate.friends.befriend(1, id);
+		const player = gate.players.join({ UserId: 1, Name: "one" });
+		const boards = boardsOn();
+		// One player: 100 OrderedRead a minute, and 150 keys to read.
+		expect(boards.friends("Kills", player)).toBeUndefined();
+		expect(gate.dataStore.throttled()).toBe(0);
 	});
 
 	it("friends() reads GetFriendsAsync pages, then one BatchGetAsync per 100 keys", () => {
