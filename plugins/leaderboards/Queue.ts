@@ -22,6 +22,8 @@ const log = Logger.scope("Leaderboards");
 interface Slot {
 	readonly store: string;
 	readonly key: string;
+	/** When the slot's period ends (Unix seconds); undefined on an all-time board. */
+	readonly until?: number;
 	value: number;
 	failures: number;
 	/** remove(): "only" (value unused) or "first" (then value is written). */
@@ -160,7 +162,8 @@ export class Queue implements QueueStage {
 				this.refused(board, keyRefusal, "the store cannot hold such a key");
 				return false;
 			}
-			queue.enqueue({ store: queue.store, key, value: value as number, failures: 0 });
+			const periodEnd = config.Period ? queue.until : undefined;
+			queue.enqueue({ store: queue.store, key, until: periodEnd, value: value as number, failures: 0 });
 			this.added();
 		}
 		this.stats.Submitted += 1;
@@ -178,8 +181,9 @@ export class Queue implements QueueStage {
 	take(board: string): PendingWrite | undefined {
 		const queue = this.boards.get(board);
 		const slot = queue?.dequeue();
-		if (slot === undefined) return undefined;
+		if (queue === undefined || slot === undefined) return undefined;
 		this.total -= 1;
+		const lifetime = slot.until !== undefined ? slot.until + queue.board.Retention - this.unixTime() : undefined;
 		return {
 			Board: board,
 			Store: slot.store,
@@ -187,6 +191,8 @@ export class Queue implements QueueStage {
 			Value: slot.value,
 			Failures: slot.failures,
 			Remove: slot.remove,
+			PeriodEnd: slot.until,
+			Lifetime: lifetime,
 		};
 	}
 
@@ -201,7 +207,8 @@ export class Queue implements QueueStage {
 			slot.failures = 0;
 			slot.remove = "only";
 		} else {
-			queue.enqueue({ store: queue.store, key, value: 0, failures: 0, remove: "only" });
+			const periodEnd = queue.board.Period ? queue.until : undefined;
+			queue.enqueue({ store: queue.store, key, until: periodEnd, value: 0, failures: 0, remove: "only" });
 			this.added();
 		}
 		return true;
@@ -233,7 +240,14 @@ export class Queue implements QueueStage {
 			} else newer.value = keepOf(write.Value, newer.value, config.KeepBest, config.Ascending, config.Sum);
 			newer.failures = failures;
 		} else {
-			queue.enqueue({ store, key: write.Key, value: write.Value, failures, remove: write.Remove });
+			queue.enqueue({
+				store,
+				key: write.Key,
+				until: write.PeriodEnd,
+				value: write.Value,
+				failures,
+				remove: write.Remove,
+			});
 			this.added();
 		}
 		return false;

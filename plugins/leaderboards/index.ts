@@ -7,7 +7,14 @@ export {
 	PAGE_SIZE,
 	orderedDataStoreBackend,
 } from "./backends/OrderedDataStore";
-export { MAX_EXPIRATION, MemoryStore, MemoryStoreOptions, memoryStoreBackend } from "./backends/MemoryStore";
+export {
+	MAX_EXPIRATION,
+	MemoryStore,
+	MemoryStoreOptions,
+	WRITERS_KEPT,
+	memoryStoreBackend,
+	sumItem,
+} from "./backends/MemoryStore";
 export { FAILURE_PAUSE } from "./Drainer";
 export { REFILL_SECONDS } from "./Flusher";
 export { CACHE_LIMIT, RESULTS_PER_MINUTE } from "./NameResolver";

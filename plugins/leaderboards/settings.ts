@@ -3,6 +3,7 @@ import { MAX_KEY_LENGTH, orderedDataStoreBackend } from "./backends/OrderedDataS
 import {
 	Board,
 	BoardConfig,
+	LONGEST_PERIOD,
 	LeaderboardOptions,
 	PERIOD_ID_LENGTH,
 	PeriodRule,
@@ -57,6 +58,7 @@ const BOARD_KEYS = new Set([
 	"Sum",
 	"NegativeDeltas",
 	"RefreshSeconds",
+	"Retention",
 ]);
 const STAGE_KEYS = new Set(["Queue", "Flusher", "Reader", "NameResolver", "Drainer", "Standing", "Refresher"]);
 // The backend's optional functions: each, when present, must be callable (a typo'd table fails at attach, not every window).
@@ -152,6 +154,8 @@ function board(name: string, config: unknown): Board {
 	if (sum && c.KeepBest !== undefined) fail(`${field}.KeepBest`, "does not apply to a Sum board", c.KeepBest);
 	if (!sum && c.NegativeDeltas !== undefined)
 		fail(`${field}.NegativeDeltas`, "applies only to a Sum board", c.NegativeDeltas);
+	const period = periodRule(field, c);
+	if (!period && c.Retention !== undefined) fail(`${field}.Retention`, "needs Reset", c.Retention);
 	return {
 		Name: name,
 		Ascending: flag(`${field}.Ascending`, c.Ascending, DEFAULTS.Ascending),
@@ -160,10 +164,11 @@ function board(name: string, config: unknown): Board {
 		CacheSeconds: positive(`${field}.CacheSeconds`, c.CacheSeconds, DEFAULTS.CacheSeconds),
 		Sum: sum,
 		NegativeDeltas: flag(`${field}.NegativeDeltas`, c.NegativeDeltas, false),
-		Period: periodRule(field, c),
 		// Off unless set.
 		RefreshSeconds:
 			c.RefreshSeconds === undefined ? undefined : positive(`${field}.RefreshSeconds`, c.RefreshSeconds, 0),
+		Period: period,
+		Retention: positive(`${field}.Retention`, c.Retention, period ? LONGEST_PERIOD[period.Reset] : 0),
 	};
 }
 

@@ -9,10 +9,13 @@ import {
 	OrderedStores,
 	Topics,
 	attach,
+	WRITERS_KEPT,
+	memoryStoreBackend,
 	orderedDataStoreBackend,
 	periodAt,
+	sumItem,
 } from "../../plugins/leaderboards";
-import { headlessGate } from "../gate/control";
+import { GateServer, headlessGate } from "../gate/control";
 import { captureLogs } from "../kernel/doubles";
 import { MemoryBackend, boardsWith } from "./doubles";
 
@@ -247,6 +250,10 @@ describe("periodic boards", () => {
 				'options.Boards.B.WeekStart must be one of "Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday" (got "Mon")',
 			);
 			expect(attachWith({ Reset: "Weekly", WeekStart: "Sunday", ResetOffset: -3600 })).never.toThrow();
+			expect(attachWith({ Retention: 60 })).toThrow("options.Boards.B.Retention needs Reset (got 60)");
+			expect(attachWith({ Reset: "Daily", Retention: 0 })).toThrow(
+				"options.Boards.B.Retention must be a positive number (got 0)",
+			);
 		});
 
 		it("Sum and NegativeDeltas", () => {
@@ -335,8 +342,8 @@ describe("sum boards", () => {
 			Backend: {
 				...backend,
 				sums: true,
-				submit: (...args: Parameters<NonNullable<Backend["submit"]>>) => {
-					calls.push([...args]);
+				submit: (store, key, value, keepBest, ascending, sum, write) => {
+					calls.push([store, key, value, keepBest, ascending, sum, write?.Failures]);
 					return true;
 				},
 			},
@@ -347,8 +354,8 @@ describe("sum boards", () => {
 		boards.submit("Best", "a", 3);
 		boards._flush();
 		expect(calls).toEqual([
-			["Best", "a", 3, true, false, false],
-			["Kills", "a", 5, true, false, true],
+			["Best", "a", 3, true, false, false, 0],
+			["Kills", "a", 5, true, false, true, 0],
 		]);
 	});
 
@@ -372,6 +379,28 @@ describe("sum boards", () => {
 		boards._flush();
 		expect(backend.get("DailyKills@2026-12-05", "a")).toBe(2);
 		expect(backend.get("DailyKills@2026-12-06", "a")).toBe(1);
+	});
+	it("a write carries its Lifetime: until its period ends plus Retention, by default one period", () => {
+		const lifetimes = new Array<number | string>();
+		const memory = new MemoryBackend();
+		const { boards, clock } = periodic(
+			{ Hourly: { Reset: "Hourly" }, Monthly: { Reset: "Monthly", Retention: 60 }, Kills: {} },
+			{
+				backend: memory,
+				Backend: {
+					...memory.asSetBackend(),
+					submit: (_store, _key, _value, _keepBest, _ascending, _sum, write) => {
+						lifetimes.push(write?.Lifetime ?? "none");
+						return true;
+					},
+				},
+			},
+		);
+		clock.now = SUNDAY + HOUR - 10;
+		for (const board of ["Hourly", "Kills", "Monthly"]) boards.submit(board, "a", 1);
+		clock.now += 4; // the window runs a little later: the lifetime counts from the write
+		boards._flush();
+		expect(lifetimes).toEqual([6 + HOUR, "none", 26 * DAY - HOUR + 6 + 60]); // December ends 2027-01-01
 	});
 });
 
@@ -469,5 +498,127 @@ describeGate("periodic and sum boards on OrderedDataStores (the gate's DataStore
 		expect(gate!.dataStore.snapshot("CKBoard_DailyBest@2026-12-07")).toEqual(new Map());
 		expect(boards.top("DailyBest")).toEqual([]);
 		expect(boards.top("DailyBest", 10, "previous")).toEqual([{ Key: "p1", Value: 9, Rank: 1 }]);
+	});
+});
+
+describeGate("periodic and sum boards on the MemoryStore backend", () => {
+	afterEach(() => gate!.reset());
+
+	const onMemoryStore = (boards: Record<string, BoardConfig>, unixTime: () => number, server?: GateServer) =>
+		attach(new Kernel({ bindToClose: false }), {
+			Boards: boards,
+			Backend: memoryStoreBackend(
+				server
+					? {
+							MemoryStoreService: server.game.GetService("MemoryStoreService"),
+							Players: server.game.GetService("Players"),
+						}
+					: {},
+			),
+			UnixTime: unixTime,
+			SkipLoop: true,
+		});
+	const items = (name: string) => gate!.memoryStore.snapshot(name).map((item) => [item.key, item.sortKey]);
+
+	it("each period has its own sorted map; a value submitted before midnight and written after it goes to its day", () => {
+		gate!.reset();
+		const clock = { now: SUNDAY - 1 };
+		const boards = onMemoryStore({ Daily: { Reset: "Daily" } }, () => clock.now);
+		boards.submit("Daily", "a", 10);
+		clock.now = SUNDAY + 1;
+		boards.submit("Daily", "a", 4);
+		boards._flush();
+		expect(items("CKBoard_Daily@2026-12-05")).toEqual([["a", 10]]);
+		expect(items("CKBoard_Daily@2026-12-06")).toEqual([["a", 4]]);
+		expect(boards.top("Daily", 10, "previous")).toEqual([{ Key: "a", Value: 10, Rank: 1 }]);
+		expect(boards.top("Daily")).toEqual([{ Key: "a", Value: 4, Rank: 1 }]);
+	});
+
+	it("items expire when their period ends plus the board's Retention", () => {
+		gate!.reset();
+		// The calendar runs with the virtual clock, 10 s before a midnight.
+		const shift = SUNDAY + DAY - 10 - os.time();
+		const boards = onMemoryStore({ Daily: { Reset: "Daily", Retention: 60 } }, () => os.time() + shift);
+		boards.submit("Daily", "a", 1);
+		boards._flush();
+		task.wait(65); // the day ended 55 s ago: within Retention
+		expect(items("CKBoard_Daily@2026-12-06")).toEqual([["a", 1]]);
+		task.wait(10);
+		expect(items("CKBoard_Daily@2026-12-06")).toEqual([]);
+	});
+
+	it("sums from several servers add up in UpdateAsync, the total is the sort key", () => {
+		gate!.reset();
+		const servers = [1, 2, 3].map(() => onMemoryStore({ Kills: { Sum: true } }, () => SUNDAY, gate!.newServer()));
+		for (const boards of servers) for (let i = 0; i < 100; i++) boards.submit("Kills", "p1", 2);
+		for (const boards of servers) task.spawn(() => boards._flush());
+		task.wait(1);
+		expect(items("CKBoard_Kills")).toEqual([["p1", 600]]);
+		expect(servers[0].top("Kills")).toEqual([{ Key: "p1", Value: 600, Rank: 1 }]);
+		expect(servers[1].scores("Kills", ["p1"])).toEqual(new Map([["p1", 600]]));
+	});
+
+	it("MemoryStore sums are exactly once: a write that failed but landed is not added again", () => {
+		gate!.reset();
+		const boards = onMemoryStore({ Kills: { Sum: true } }, () => SUNDAY);
+		gate!.memoryStore.fault({ method: "UpdateAsync", failNext: 1, landed: true });
+		boards.submit("Kills", "p1", 5);
+		expect(boards._flush().Failed).toBe(1);
+		expect(items("CKBoard_Kills")).toEqual([["p1", 5]]); // it landed
+		boards.submit("Kills", "p1", 3); // merged into the retry: 8 pending
+		expect(boards._flush().Written).toBe(1);
+		expect(items("CKBoard_Kills")).toEqual([["p1", 8]]);
+		boards.submit("Kills", "p1", 1);
+		boards._flush();
+		expect(items("CKBoard_Kills")).toEqual([["p1", 9]]);
+	});
+
+	it("a chain of doubtful attempts: landed, then lost, then written, counts each kill once", () => {
+		gate!.reset();
+		const boards = onMemoryStore({ Kills: { Sum: true } }, () => SUNDAY);
+		gate!.memoryStore.fault({ method: "UpdateAsync", failNext: 1, landed: true });
+		boards.submit("Kills", "p1", 5);
+		boards._flush(); // failed, landed: 5 stored
+		gate!.memoryStore.fault({ method: "UpdateAsync", failNext: 1 });
+		boards.submit("Kills", "p1", 2);
+		boards._flush(); // 7 pending, failed, not landed
+		boards.submit("Kills", "p1", 1);
+		expect(boards._flush().Written).toBe(1); // 8 pending; 5 of it already counted
+		expect(items("CKBoard_Kills")).toEqual([["p1", 8]]);
+	});
+
+	it("a failed write that did not land is added in full by its retry", () => {
+		gate!.reset();
+		const boards = onMemoryStore({ Kills: { Sum: true } }, () => SUNDAY);
+		gate!.memoryStore.fault({ method: "UpdateAsync", failNext: 1 });
+		boards.submit("Kills", "p1", 5);
+		boards._flush();
+		expect(items("CKBoard_Kills")).toEqual([]);
+		boards._flush();
+		expect(items("CKBoard_Kills")).toEqual([["p1", 5]]);
+	});
+
+	it("a daily sum board rolls: kills before midnight written after it count for their day", () => {
+		gate!.reset();
+		const clock = { now: SUNDAY - 2 };
+		const boards = onMemoryStore({ DailyKills: { Reset: "Daily", Sum: true } }, () => clock.now);
+		boards.submit("DailyKills", "p1", 1);
+		boards.submit("DailyKills", "p1", 1);
+		clock.now = SUNDAY;
+		boards.submit("DailyKills", "p1", 1);
+		boards._flush();
+		expect(items("CKBoard_DailyKills@2026-12-05")).toEqual([["p1", 2]]);
+		expect(items("CKBoard_DailyKills@2026-12-06")).toEqual([["p1", 1]]);
+	});
+
+	it("the ledger in a sum item stays bounded: the last write of the 32 most recent servers", () => {
+		let item: unknown = undefined;
+		for (let i = 1; i <= 40; i++) item = sumItem(item, 1, [], `server${i}`, "1");
+		const sum = item as { Total: number; Writers: Array<[string, string]> };
+		expect(sum.Total).toBe(40);
+		expect(sum.Writers.size()).toBe(WRITERS_KEPT);
+		expect(sum.Writers[0]).toEqual(["server40", "1"]);
+		// A plain number (a board that became a Sum board) is its starting total.
+		expect(sumItem(7, 3, [], "s", "1").Total).toBe(10);
 	});
 });

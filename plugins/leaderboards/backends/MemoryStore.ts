@@ -1,5 +1,5 @@
-import { MemoryStoreService, Players } from "@rbxts/services";
-import { Backend, BackendRange, BackendRow, updaterFor } from "../types";
+import { HttpService, MemoryStoreService, Players } from "@rbxts/services";
+import { Backend, BackendRange, BackendRow, sumOf, updaterFor } from "../types";
 
 // Engine facts, from the Roblox creator documentation (cloud-services/memory-stores
 // "Limits and quotas", memory-stores/sorted-map, memory-stores/per-partition-limits,
@@ -15,12 +15,46 @@ export const RANGE_SIZE = 200;
 export const UNITS_PER_USER = 120;
 /** The longest a shard that answered over its partition's limit is left alone. */
 export const MAX_SHARD_PAUSE = 60;
+/** Servers a sum item remembers the last write of (newest first): the exactly-once ledger's bound. */
+export const WRITERS_KEPT = 32;
+
+/** A Sum board's item: the total (also the sort key) and the last write id of each recent server. */
+interface SumItem {
+	Total: number;
+	Writers: Array<[server: string, write: string]>;
+}
+
+/**
+ * A sum write's transform, pure: adds delta to the stored total, minus what an
+ * earlier attempt of the same value already added. `doubted` holds this
+ * server's attempts whose outcome is unknown (failed, perhaps landed), oldest
+ * first, each carrying all before it (a failed sum goes back merged into the
+ * next); the item says which of them landed last, so only the rest is added.
+ */
+export function sumItem(
+	old: unknown,
+	delta: number,
+	doubted: ReadonlyArray<[write: string, delta: number]>,
+	server: string,
+	write: string,
+): SumItem {
+	const item = typeIs(old, "table") ? (old as SumItem) : undefined;
+	const total = item ? item.Total : typeIs(old, "number") ? old : 0;
+	const writers = item?.Writers ?? [];
+	let last: string | undefined;
+	for (const [who, id] of writers) if (who === server) last = id;
+	let counted = 0;
+	for (const [id, carried] of doubted) if (id === last) counted = carried;
+	const kept: Array<[string, string]> = [[server, write]];
+	for (const entry of writers) if (entry[0] !== server && kept.size() < WRITERS_KEPT) kept.push(entry);
+	return { Total: sumOf(total, delta - counted), Writers: kept };
+}
 
 /** MemoryStore.backend(options). Every field is optional. */
 export interface MemoryStoreOptions {
 	/** Sorted map name prefix: a board's map is MapPrefix .. board. Default "CKBoard_". */
 	MapPrefix?: string;
-	/** Seconds an item lives after its last write. Default and maximum 3,888,000 (45 days). */
+	/** Seconds an item lives after its last write (a Reset board's: until its period ends plus Retention). Default and maximum 3,888,000 (45 days). */
 	Expiration?: number;
 	/**
 	 * Maps a board spreads over, by a stable hash of the key (default 1). Each map is its own
@@ -76,7 +110,15 @@ function statusOf(message: unknown): string | undefined {
  *
  * - submit is one UpdateAsync whose transform applies the keep-best rule; the
  *   score is both the value and the sort key, so the map orders itself
- *   (descending boards read it Descending).
+ *   (descending boards read it Descending). A Reset board's period is its own
+ *   map (MapPrefix .. "Kills@2026-12-06"), and its items live until the period
+ *   ends plus the board's Retention (the write's Lifetime, 45 days at most).
+ * - Sum boards add exactly once: the item's value is { Total, Writers }, the
+ *   total also being the sort key, and Writers holds each recent server's last
+ *   write id (WRITERS_KEPT of them). A write that failed stays in doubt; its
+ *   retry (the failed sum merged with newer ones) subtracts what the item says
+ *   already landed. The one gap: more than WRITERS_KEPT other servers writing
+ *   the same key between a failed-but-landed write and its retry.
  * - sorted reads each shard's head with GetRangeAsync (200 a call at most,
  *   paging with exclusive bounds) and merges them into one ranked page.
  * - scores reads the chosen keys on their shards, in parallel.
@@ -104,6 +146,12 @@ export function memoryStoreBackend(options: MemoryStoreOptions = {}): Backend {
 		fail("Shards", "must be a positive integer", shards);
 	const service = options.MemoryStoreService ?? MemoryStoreService;
 	const players = options.Players ?? Players;
+
+	// This backend's name in sum items' ledgers, its write counter, and its sum
+	// attempts in doubt per map and key (cleared by a success or a fresh value).
+	const server = HttpService.GenerateGUID(false);
+	let writes = 0;
+	const doubts = new Map<string, Map<string, Array<[string, number]>>>();
 
 	const maps = new Map<string, MemoryStoreSortedMap[]>();
 	const mapsOf = (board: string) => {
@@ -194,23 +242,46 @@ export function memoryStoreBackend(options: MemoryStoreOptions = {}): Backend {
 	return {
 		maxKeyLength: MAX_KEY_LENGTH,
 
-		submit: (board, key, value, keepBest, ascending) => {
+		sums: true,
+
+		submit: (board, key, value, keepBest, ascending, sum, write) => {
 			const shard = shardOf(key, shards);
 			const map = mapsOf(board)[shard] as unknown as Updatable & MemoryStoreSortedMap;
-			const updater = updaterFor(value, keepBest, ascending);
+			// A period's items live until the period ends plus the board's Retention (45 days at most).
+			const lifetime =
+				write?.Lifetime !== undefined ? math.clamp(math.ceil(write.Lifetime), 1, MAX_EXPIRATION) : expiration;
+			let transform: Transform;
+			let attempt: [string, number] | undefined;
+			let inDoubt: Map<string, Array<[string, number]>> | undefined;
+			if (sum) {
+				inDoubt = doubts.get(board) ?? new Map();
+				doubts.set(board, inDoubt);
+				// No earlier attempt is part of a fresh value (one a failure never went back into).
+				if (write === undefined || write.Failures === 0) inDoubt.delete(key);
+				const doubted = inDoubt.get(key) ?? [];
+				writes += 1;
+				attempt = [`${writes}`, value];
+				const id = attempt[0];
+				transform = (old) => {
+					const item = sumItem(old, value, doubted, server, id);
+					return $tuple(item as unknown as number, item.Total);
+				};
+			} else {
+				const updater = updaterFor(value, keepBest, ascending);
+				transform = (old) => {
+					const better = updater(typeIs(old, "number") ? old : undefined);
+					if (better === undefined) return undefined;
+					return $tuple(better, better);
+				};
+			}
 			spend(1);
-			const [ok, result] = pcall(() =>
-				map.UpdateAsync(
-					key,
-					(old) => {
-						const better = updater(typeIs(old, "number") ? old : undefined);
-						if (better === undefined) return undefined;
-						return $tuple(better, better);
-					},
-					expiration,
-				),
-			);
+			const [ok, result] = pcall(() => map.UpdateAsync(key, transform, lifetime));
 			outcome(shard, ok, result);
+			if (inDoubt) {
+				if (ok) inDoubt.delete(key);
+				else inDoubt.set(key, [...(inDoubt.get(key) ?? []), attempt!]);
+				if (inDoubt.isEmpty()) doubts.delete(board);
+			}
 			if (!ok) error(result, 0);
 			return true;
 		},

@@ -40,6 +40,15 @@ export interface Period {
 const DAY = 86400;
 const HOUR = 3600;
 
+/** The longest period of each schedule, in seconds: a Reset board's default Retention. */
+export const LONGEST_PERIOD: Record<ResetSchedule, number> = {
+	Hourly: HOUR,
+	Daily: DAY,
+	Weekly: 7 * DAY,
+	Monthly: 31 * DAY,
+	Yearly: 366 * DAY,
+};
+
 /** The longest period id ("2026-12-06T04"). */
 export const PERIOD_ID_LENGTH = 13;
 

@@ -1,4 +1,5 @@
 import { ResetSchedule, Weekday } from "./periods";
+import { PendingWrite } from "./stages";
 
 /** A ranked row of a board: a storage key, its stored value, and its 1-based rank. */
 export interface Entry {
@@ -49,6 +50,8 @@ export interface BoardConfig {
 	NegativeDeltas?: boolean;
 	/** Keep the top page fresh on a timer (Leaderboard.Updated fires with no caller polling). Default off. */
 	RefreshSeconds?: number;
+	/** On stores whose items expire (MemoryStore): seconds a Reset board's values outlive their period. Default one period (the longest of its schedule). */
+	Retention?: number;
 }
 
 /** What a backend's around() returns: the rows nearest a value on each side. */
@@ -74,6 +77,8 @@ export interface Backend {
 	 * Custom stores apply the keep-best rule themselves, atomically. Preferred over set.
 	 * `store` is the board's storage name ("Kills", or "Kills@2026-12-06" for a period).
 	 * `sum` (only for a backend that sets `sums`): add value to the stored total.
+	 * `write`: the pending write itself, as data (its Failures, and on a Reset board
+	 * its Lifetime: how long the stored value must live).
 	 */
 	submit?: (
 		store: string,
@@ -82,6 +87,7 @@ export interface Backend {
 		keepBest: boolean,
 		ascending: boolean,
 		sum?: boolean,
+		write?: PendingWrite,
 	) => boolean;
 	/** submit() understands its sum argument; without this, Sum boards write through set. */
 	sums?: boolean;

@@ -132,6 +132,6 @@ export function updaterFor(value: number, keepBest: boolean, ascending: boolean,
 export function writeThrough(backend: Backend, board: Board, write: PendingWrite): unknown {
 	const store = write.Store ?? write.Board;
 	if (backend.submit && (!board.Sum || backend.sums === true))
-		return backend.submit(store, write.Key, write.Value, board.KeepBest, board.Ascending, board.Sum);
+		return backend.submit(store, write.Key, write.Value, board.KeepBest, board.Ascending, board.Sum, write);
 	return backend.set!(store, write.Key, updaterFor(write.Value, board.KeepBest, board.Ascending, board.Sum));
 }

@@ -63,6 +63,8 @@ export interface Board {
 	readonly Period?: PeriodRule;
 	/** undefined: no refresh timer. */
 	readonly RefreshSeconds?: number;
+	/** Seconds a Reset board's values outlive their period on stores whose items expire. */
+	readonly Retention: number;
 }
 
 /** attach's options, checked and with every default applied. */
@@ -91,10 +93,14 @@ export interface PendingWrite {
 	readonly Store?: string;
 	readonly Key: string;
 	readonly Value: number;
-	/** Consecutive failed windows of this key so far. */
+	/** Consecutive failed windows of this key so far: 0 for a value no attempt has carried yet. */
 	readonly Failures: number;
 	/** remove(): "only" removes the stored value (Value unused); "first" removes it, then writes Value. */
 	readonly Remove?: "only" | "first";
+	/** On a Reset board: when the value's period ends (Unix seconds, by the UnixTime clock). */
+	readonly PeriodEnd?: number;
+	/** On a Reset board: seconds the stored value must live from now, until its period ends plus the board's Retention. */
+	readonly Lifetime?: number;
 }
 
 /** Queue: resolves subjects, validates values, keeps the best (or newest) pending value per key. */
