@@ -564,6 +564,22 @@ describe("rank, around, friends and remove on the default backend (OrderedDataSt
 		expect(boards.top("Kills")[0].Key).toBe("p4");
 	});
 
+	it("remove() with the OrderedRemove budget spent is refused, not throttled, and retried once it refills", () => {
+		if (!gate) return;
+		gate.reset();
+		fillStore(3);
+		const boards = boardsOn();
+		DataStoreService.SetRateLimitForRequestType(Enum.DataStoreRequestType.OrderedRemove, 0, 0);
+		boards.remove("Kills", "p3");
+		expect(boards._flush().Failed).toBe(1);
+		expect(gate.dataStore.calls("RemoveAsync")).toBe(0);
+		expect(gate.dataStore.throttled()).toBe(0);
+		DataStoreService.SetRateLimitForRequestType(Enum.DataStoreRequestType.OrderedRemove, 30, 5);
+		task.wait(5);
+		expect(boards._flush().Written).toBe(1);
+		expect(gate.dataStore.snapshot("CKBoard_Kills").get("p3")).toBeUndefined();
+	});
+
 	it("a RemoveAsync the store fails is retried the next window", () => {
 		if (!gate) return;
 		gate.reset();
@@ -646,6 +662,15 @@ describe("around and remove on the MemoryStore backend (range bounds)", () => {
 		gate.reset();
 		const boards = filled(1, true);
 		expect(keysOf(boards.around("Kills", "p30", 1)!)).toEqual(["p29", "p30", "p31"]);
+	});
+
+	it("rank() reads the maps' scores past the page", () => {
+		if (!gate) return;
+		gate.reset();
+		const boards = filled(3);
+		expect(boards.rank("Kills", "p40")).toEqual({ Key: "p40", Value: 400, Rank: 1 });
+		expect(boards.rank("Kills", "p2")).toEqual({ Key: "p2", Value: 20 });
+		expect(boards.rank("Kills", "nobody")).toEqual({ Key: "nobody" });
 	});
 
 	it("remove() is RemoveAsync on the key's shard", () => {
