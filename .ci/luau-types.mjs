@@ -97,7 +97,15 @@ export function luauTypes(entry, options) {
 		return name;
 	}
 
-	const stringish = (type) => type !== undefined && (type.flags & ts.TypeFlags.StringLike) !== 0;
+	// A string, a string literal, or a union of them (keyof an interface of topics).
+	const stringish = (type) =>
+		type !== undefined &&
+		((type.flags & ts.TypeFlags.StringLike) !== 0 ||
+			((type.flags & ts.TypeFlags.Union) !== 0 &&
+				type.types.every((member) => member.flags & ts.TypeFlags.StringLike)));
+	// A type computed from type parameters (T[K], T extends U ? X : Y): Luau has no such types.
+	const computed = (type) =>
+		(type.flags & (ts.TypeFlags.IndexedAccess | ts.TypeFlags.Conditional | ts.TypeFlags.Substitution)) !== 0;
 	// Type parameters that stay generic in Luau (those constrained to string become string).
 	const generic = (parameters) =>
 		(parameters ?? []).filter((parameter) => !stringish(checker.getBaseConstraintOfType(parameter)));
@@ -154,8 +162,8 @@ export function luauTypes(entry, options) {
 			const declaration = parameter.valueDeclaration;
 			let type = checker.getTypeOfSymbol(parameter);
 			if (declaration && ts.isParameter(declaration) && declaration.dotDotDotToken) {
-				const element = checker.getIndexTypeOfType(type, ts.IndexKind.Number) ?? checker.getAnyType();
-				parameters.push(`...${render(element, owner)}`);
+				const element = computed(type) ? undefined : checker.getIndexTypeOfType(type, ts.IndexKind.Number);
+				parameters.push(`...${element ? render(element, owner) : "any"}`);
 				continue;
 			}
 			const optional =
@@ -210,10 +218,14 @@ export function luauTypes(entry, options) {
 			const propertyType = checker.getTypeOfSymbol(property);
 			let text;
 			if (isMethod(property)) {
-				const sigs = checker
-					.getNonNullableType(propertyType)
-					.getCallSignatures()
-					.map((sig) => signature(sig, owner, true));
+				const sigs = [
+					...new Set(
+						checker
+							.getNonNullableType(propertyType)
+							.getCallSignatures()
+							.map((sig) => signature(sig, owner, true)),
+					),
+				];
 				text = sigs.length === 1 ? sigs[0] : sigs.map((sig) => `(${sig})`).join(" & ");
 			} else {
 				text = render(optional ? checker.getNonNullableType(propertyType) : propertyType, owner);
@@ -255,6 +267,7 @@ export function luauTypes(entry, options) {
 			return type.symbol.name;
 		}
 		if (flags & ts.TypeFlags.Union) return union(type, owner, top);
+		if (computed(type)) return stringish(checker.getBaseConstraintOfType(type)) ? "string" : "any";
 		if (flags & ts.TypeFlags.Intersection) {
 			const viaAlias = type.aliasSymbol;
 			if (viaAlias && isAmbient(viaAlias)) return ambient(type, viaAlias, type.aliasTypeArguments, owner);

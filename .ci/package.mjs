@@ -15,7 +15,18 @@
 //   node .ci/package.mjs            all of them (what npm test runs first)
 
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+	cpSync,
+	existsSync,
+	mkdirSync,
+	readFileSync,
+	readdirSync,
+	renameSync,
+	rmSync,
+	symlinkSync,
+	writeFileSync,
+} from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import semver from "semver";
@@ -28,10 +39,15 @@ const dist = join(root, "dist");
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 // The compilers a game may use: the project's own, and the 2.x line games still run on.
 const compilers = {
-	rbxts: { cli: join(root, "node_modules", "roblox-ts", "out", "CLI", "cli.js"), types: "@rbxts/compiler-types" },
+	rbxts: {
+		cli: join(root, "node_modules", "roblox-ts", "out", "CLI", "cli.js"),
+		types: "@rbxts/compiler-types",
+		typescript: join(root, "node_modules", "typescript"),
+	},
 	"rbxts-2": {
 		cli: join(root, "node_modules", "roblox-ts-2", "out", "CLI", "cli.js"),
 		types: "rbxts-compiler-types-2",
+		typescript: join(root, "node_modules", "roblox-ts-2", "node_modules", "typescript"),
 	},
 };
 const rbxtsc = compilers.rbxts.cli;
@@ -176,7 +192,7 @@ function buildLuauConsumer(manifest) {
 // A tiny roblox-ts game that imports the package by name, compiled with one
 // compiler and that compiler's own types and runtime (rbxts_include).
 function buildRbxtsConsumer(compiler) {
-	const { cli, types } = compilers[compiler];
+	const { cli, types, typescript } = compilers[compiler];
 	if (!existsSync(cli) || !existsSync(join(root, "node_modules", types)))
 		throw new Error(`package: ${compiler}'s compiler is not installed; run npm ci (package-lock.json names it)`);
 	const out = join(dist, "consumers", compiler);
@@ -197,7 +213,43 @@ function buildRbxtsConsumer(compiler) {
 		compiler: `roblox-ts@${versionOf(compiler === "rbxts" ? "roblox-ts" : "roblox-ts-2")}`,
 		compilerTypes,
 		accepted: semver.satisfies(compilerTypes, pkg.peerDependencies["@rbxts/compiler-types"]),
+		typecheck: typecheck(out, typescript),
 	};
+}
+
+// The consumer's typecheck/ files, checked (not compiled) by the compiler's own TypeScript: what a
+// game's editor says. Their @ts-expect-error lines must each meet an error (roblox-ts refuses them).
+function typecheck(consumer, typescript) {
+	const tsc = createRequire(join(typescript, "package.json"))(typescript);
+	const config = tsc.getParsedCommandLineOfConfigFile(
+		join(consumer, "tsconfig.json"),
+		{},
+		{
+			...tsc.sys,
+			onUnRecoverableConfigFileDiagnostic: () => {},
+		},
+	);
+	const dir = join(consumer, "typecheck");
+	const files = readdirSync(dir).map((file) => join(dir, file));
+	// As rbxtsc checks a game: the consumer's own node_modules (symlinks kept), the libraries' own errors skipped.
+	const program = tsc.createProgram(files, {
+		...config.options,
+		rootDir: consumer,
+		noEmit: true,
+		preserveSymlinks: true,
+		skipLibCheck: true,
+	});
+	const diagnostics = tsc.getPreEmitDiagnostics(program).map((diagnostic) => {
+		const where = diagnostic.file
+			? `${relative(consumer, diagnostic.file.fileName)}:${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start).line + 1}: `
+			: "";
+		return where + tsc.flattenDiagnosticMessageText(diagnostic.messageText, " ");
+	});
+	const expected = files.reduce(
+		(count, file) => count + (readFileSync(file, "utf8").match(/@ts-expect-error/g) ?? []).length,
+		0,
+	);
+	return { typescript: tsc.version, files: files.length, expected, diagnostics };
 }
 
 const what = process.argv.slice(2).find((arg) => !arg.startsWith("--")) ?? "all";

@@ -5,6 +5,23 @@ const log = Logger.scope("Bus");
 /** A handler receives the topic first, then what was published. */
 export type BusHandler = (topic: string, ...args: unknown[]) => void;
 
+/**
+ * The payloads of known topics, by name: a plugin declares its own by merging
+ * into this interface (`declare module` on this file), and subscribe, once,
+ * publish and wait then type those topics' arguments. Any other topic carries
+ * unknown[]. Types only: nothing of it exists at run time.
+ */
+export interface BusTopics {}
+
+/** What a known topic publishes. */
+export type Payload<K extends keyof BusTopics> = Extract<BusTopics[K], unknown[]>;
+
+/** A handler of a known topic, its payload typed. */
+export type TopicHandler<K extends keyof BusTopics> = (topic: K, ...args: Payload<K>) => void;
+
+/** Any topic but the known ones (those take their typed payload, never unknown[]). */
+export type OtherTopic<T extends string> = T extends keyof BusTopics ? never : T;
+
 /** A subscription. disconnect() is idempotent. */
 export interface BusConnection {
 	readonly connected: boolean;
@@ -41,6 +58,8 @@ export class Bus {
 	private readonly topics = new Map<string, Subscription[]>();
 
 	/** Calls handler(topic, ...args) for every publish on topic until disconnected. */
+	subscribe<K extends keyof BusTopics>(topic: K, handler: TopicHandler<K>): BusConnection;
+	subscribe<T extends string>(topic: OtherTopic<T>, handler: BusHandler): BusConnection;
 	subscribe(topic: string, handler: BusHandler): BusConnection {
 		let list = this.topics.get(topic);
 		if (!list) {
@@ -53,6 +72,8 @@ export class Bus {
 	}
 
 	/** Like subscribe, for the next publish only. */
+	once<K extends keyof BusTopics>(topic: K, handler: TopicHandler<K>): BusConnection;
+	once<T extends string>(topic: OtherTopic<T>, handler: BusHandler): BusConnection;
 	once(topic: string, handler: BusHandler): BusConnection {
 		const connection = this.subscribe(topic, (...args) => {
 			connection.disconnect();
@@ -62,6 +83,8 @@ export class Bus {
 	}
 
 	/** Delivers to every handler of topic, each on its own thread. */
+	publish<K extends keyof BusTopics>(topic: K, ...args: Payload<K>): void;
+	publish<T extends string>(topic: OtherTopic<T>, ...args: unknown[]): void;
 	publish(topic: string, ...args: unknown[]) {
 		const list = this.topics.get(topic);
 		if (!list || list.size() === 0) return;
@@ -79,6 +102,8 @@ export class Bus {
 	 * "Bus.wait timed out on <topic>" after timeout seconds when given.
 	 * Cancelling it disconnects.
 	 */
+	wait<K extends keyof BusTopics>(topic: K, timeout?: number): Promise<Payload<K>>;
+	wait<T extends string>(topic: OtherTopic<T>, timeout?: number): Promise<unknown[]>;
 	wait(topic: string, timeout?: number): Promise<unknown[]> {
 		return new Promise<unknown[]>((resolve, reject, onCancel) => {
 			let timer: thread | undefined;

@@ -1,4 +1,4 @@
-export { Bus, BusConnection, BusHandler } from "./Bus";
+export { Bus, BusConnection, BusHandler, BusTopics, OtherTopic, Payload, TopicHandler } from "./Bus";
 export { Joined, join, sleep, within } from "./cancellation";
 export { DEFAULT_CLOSE_BUDGET, Kernel, KernelOptions, Service, StopResult } from "./Kernel";
 export { LogLevel, LogRecord, LogSink, Logger, ScopedLogger, outputSink } from "./Logger";

@@ -30,8 +30,10 @@ type Named = { Key: string; DisplayName?: string; Username?: string };
 /**
  * The boards a game holds: what attach() returns. Also the kernel service
  * "Leaderboards", whose stop() drains (destroy()) when the server closes.
+ * B is the union of the board names attach was given: a call naming another
+ * board does not compile (at run time it is refused as an unknown board).
  */
-export class Leaderboards implements Service {
+export class Leaderboards<B extends string = string> implements Service {
 	readonly Name = "Leaderboards";
 	// The first submit checks the kernel was started (see submit()); later ones skip it.
 	private startChecked = false;
@@ -49,7 +51,7 @@ export class Leaderboards implements Service {
 	 * (every backend), after destroy(), and a fraction or a too-long key where the backend declares integers or
 	 * maxKeyLength (the default backend does). The first submit on a kernel that has not started warns once.
 	 */
-	submit(board: string, subject: Subject, value: number): boolean {
+	submit(board: B, subject: Subject, value: number): boolean {
 		if (!this.startChecked) this.checkStarted();
 		return this.stages.Queue.submit(board, subject, value);
 	}
@@ -58,23 +60,23 @@ export class Leaderboards implements Service {
 	 * Up to min(count, MaxEntries) entries { Key, Value, Rank } from the cache. Yields when the cache is stale.
 	 * On a Reset board, period is "current" (the default), "previous" or a period id, each with its own cache.
 	 */
-	top(board: string, count?: number, period?: string): Entry[] {
+	top(board: B, count?: number, period?: string): Entry[] {
 		return this.stages.Reader.top(board, count, period);
 	}
 
 	/** Yields. Stored values { [key] = value } for chosen players, sessions or keys; nil when the read failed. period as for top(). */
-	scores(board: string, subjects: ReadonlyArray<Subject>, period?: string): Map<string, number> | undefined {
+	scores(board: B, subjects: ReadonlyArray<Subject>, period?: string): Map<string, number> | undefined {
 		return this.stages.Reader.scores(board, subjects, period);
 	}
 
 	/** A Reset board's period { Id, Start, Finish } (Unix seconds): "current" (the default), "previous" or an id. nil on an all-time board or for an id that names no period. */
-	period(board: string, which?: string): Period | undefined {
+	period(board: B, which?: string): Period | undefined {
 		const rule = this.settings.boards.get(board)?.Period;
 		return rule && periodFor(rule, which, this.settings.unixTime());
 	}
 
 	/** Seconds until a Reset board rolls to its next period (for a countdown); nil on an all-time board. */
-	secondsUntilRoll(board: string): number | undefined {
+	secondsUntilRoll(board: B): number | undefined {
 		const current = this.period(board);
 		return current && current.Finish - this.settings.unixTime();
 	}
@@ -83,7 +85,7 @@ export class Leaderboards implements Service {
 	 * Yields. The subject's { Key, Value, Rank }: Rank when the loaded top page holds
 	 * it, no Value when nothing is stored. nil when the read failed or the board is unknown.
 	 */
-	rank(board: string, subject: Subject): Place | undefined {
+	rank(board: B, subject: Subject): Place | undefined {
 		return this.stages.Standing.rank(board, subject);
 	}
 
@@ -92,7 +94,7 @@ export class Leaderboards implements Service {
 	 * best first, ranked where known. {} when nothing is stored for the subject; nil
 	 * when a read failed or was refused (request budget) or the board is unknown.
 	 */
-	around(board: string, subject: Subject, count?: number): Place[] | undefined {
+	around(board: B, subject: Subject, count?: number): Place[] | undefined {
 		return this.stages.Standing.around(board, subject, count);
 	}
 
@@ -100,7 +102,7 @@ export class Leaderboards implements Service {
 	 * Yields. The player and their friends who have a stored value, ranked among
 	 * themselves. nil when a read failed, the board is unknown or the subject is no UserId.
 	 */
-	friends(board: string, player: Subject): Entry[] | undefined {
+	friends(board: B, player: Subject): Entry[] | undefined {
 		return this.stages.Standing.friends(board, player);
 	}
 
@@ -109,7 +111,7 @@ export class Leaderboards implements Service {
 	 * and hides it from every read at once; the next window removes it (retried like
 	 * a write). false for an unknown board, an unstorable key, after destroy().
 	 */
-	remove(board: string, subject: Subject): boolean {
+	remove(board: B, subject: Subject): boolean {
 		return this.stages.Standing.remove(board, subject);
 	}
 
@@ -156,7 +158,7 @@ export class Leaderboards implements Service {
  * service with the kernel, and returns the boards. Nothing runs until the first
  * submit.
  */
-export function attach(kernel: Kernel, options: LeaderboardOptions): Leaderboards {
+export function attach<B extends string>(kernel: Kernel, options: LeaderboardOptions<B>): Leaderboards<B> {
 	const settings = settingsOf(options);
 	const stats: Stats = { Submitted: 0, Written: 0, Failed: 0, Dropped: 0 };
 	const stages = {} as { -readonly [K in keyof Stages]: Stages[K] };
@@ -179,7 +181,7 @@ export function attach(kernel: Kernel, options: LeaderboardOptions): Leaderboard
 		stages.Refresher,
 	])
 		kernel.add(stage);
-	const boards = new Leaderboards(kernel, stages, stats, settings);
+	const boards = new Leaderboards<B>(kernel, stages, stats, settings);
 	kernel.add(boards);
 	return boards;
 }

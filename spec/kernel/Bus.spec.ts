@@ -95,8 +95,8 @@ describe("Bus", () => {
 
 	it("wait resolves with the next publish's values", () => {
 		const bus = new Bus();
-		task.delay(1, () => bus.publish("Leaderboard.Updated", "Kills", 5));
-		const [ok, args] = bus.wait("Leaderboard.Updated").await();
+		task.delay(1, () => bus.publish("Game.Scored", "Kills", 5));
+		const [ok, args] = bus.wait("Game.Scored").await();
 		expect(ok).toBe(true);
 		expect(args).toEqual(["Kills", 5]);
 	});

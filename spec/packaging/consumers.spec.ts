@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "@rbxts/jest-globals";
+import { HttpService } from "@rbxts/services";
 import type { Kernel } from "../../kernel";
 import { headlessGate } from "../gate/control";
 
@@ -68,6 +69,20 @@ describeGate("packages as games consume them", () => {
 		expect(server.game.GetService("ReplicatedStorage").FindFirstChild("rbxts_include")).toBeUndefined();
 	});
 
+	it("npm: TypeScript 5.5 and 2.3's 5.2 refuse a board attach was not given and a mistyped topic payload, and take real ones", () => {
+		// .ci/package.mjs type-checks fixtures/rbxts/typecheck with each compiler's TypeScript: each
+		// expect-error directive there must meet its error (an unused one is a diagnostic), nothing else may fail.
+		const peers = HttpService.JSONDecode(gate!.readFile("dist/checks/peers.json")!) as {
+			compiler: string;
+			typecheck: { typescript: string; expected: number; diagnostics: string[] };
+		}[];
+		expect(peers.size()).toBe(2);
+		for (const { compiler, typecheck } of peers) {
+			expect(typecheck.expected).toBeGreaterThanOrEqual(11);
+			expect(`${compiler}: ${typecheck.diagnostics.join("; ")}`).toBe(`${compiler}: `);
+		}
+	});
+
 	// The same game compiled by each compiler .ci/package.mjs knows, each with its own types and runtime.
 	for (const [consumer, compiler] of [
 		["rbxts", "rbxtsc 3"],
@@ -79,10 +94,14 @@ describeGate("packages as games consume them", () => {
 				.GetService("ServerScriptService")
 				.WaitForChild("Game")
 				.WaitForChild("main") as ModuleScript;
-			const result = (
-				server.require(main) as { run: () => { written: number; top: string[]; complete: boolean } }
-			).run();
-			expect(result).toEqual({ written: 2, top: ["guild-b=7", "guild-a=5"], complete: true });
+			const result = (server.require(main) as { run: () => object }).run();
+			// updated comes from a Leaderboard.Updated handler that compiles only with the payload typed.
+			expect(result).toEqual({
+				written: 2,
+				top: ["guild-b=7", "guild-a=5"],
+				complete: true,
+				updated: "Kills: 2 entries",
+			});
 		});
 	}
 });

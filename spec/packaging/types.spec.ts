@@ -62,8 +62,10 @@ function optional(text: string): boolean {
 
 // A method's parameters after self, counted at the top level of its list.
 function methodParameters(member: string): number | undefined {
-	// An optional method, (method)?, is a method too.
-	const text = optional(member) && member.sub(1, 1) === "(" ? member.sub(2, -3) : member;
+	// An optional method, (method)?, is a method too; an overloaded one, (method) & (method), counts as its first.
+	let text = optional(member) && member.sub(1, 1) === "(" ? member.sub(2, -3) : member;
+	if (text.sub(1, 1) === "(" && text.sub(closing(text, 1) + 1, closing(text, 1) + 3) === " & ")
+		text = text.sub(2, closing(text, 1) - 1);
 	const start = text.sub(1, 1) === "<" ? closing(text, 1) + 1 : 1;
 	if (text.sub(start, start + 5) !== "(self:") return undefined;
 	const list = text.sub(start + 1, closing(text, start) - 1);
@@ -108,6 +110,9 @@ describeGate("Luau types shipped with the Wally package", () => {
 			});
 			expect(luauMembers).toEqual(members);
 		}
+		// Board names are a type parameter in TypeScript; Luau callers pass plain strings.
+		const submit = blocks.get("Leaderboards")!.find((member) => member.name === "submit")!;
+		expect(submit.text).toMatch("^%(self: Leaderboards, board: string, ");
 		const boards = surface.Leaderboards.map((member) => member.name);
 		for (const call of ["submit", "top", "scores", "names", "flushNow", "destroy", "Stats"])
 			expect(boards).toContain(call);

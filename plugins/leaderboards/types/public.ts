@@ -171,3 +171,24 @@ export interface WindowSummary {
 	/** The window's write budget. */
 	readonly Budget: number;
 }
+
+// The public topics' payloads, merged into the kernel's BusTopics: kernel.Bus.subscribe(Topics.Updated,
+// (topic, name, entries, period) => ...) is typed, and every publish of them is checked.
+declare module "../../../kernel/Bus" {
+	interface BusTopics {
+		/** A top() read refreshed the cache: the board, its page, the period id read (nil on an all-time board). */
+		"Leaderboard.Updated": [board: string, entries: Entry[], period: string | undefined];
+		/** The queue went from empty to pending. */
+		"Leaderboard.Pending": [];
+		/** A flush window finished. */
+		"Leaderboard.Flushed": [summary: WindowSummary];
+		/** A remove() landed in the store. */
+		"Leaderboard.Removed": [board: string, key: string];
+		/** A value was dropped after MaxWriteAttempts failed windows (value nil for a removal). */
+		"Leaderboard.Dropped": [board: string, key: string, value: number | undefined];
+		/** destroy() began draining. */
+		"Leaderboard.Draining": [];
+		/** The drain ended. */
+		"Leaderboard.Drained": [result: ShutdownResult];
+	}
+}

@@ -14,10 +14,14 @@ export interface PlayerLookup {
 	GetFriendsAsync?(userId: number): FriendPages;
 }
 
-/** Leaderboards.attach options. */
-export interface LeaderboardOptions {
+/**
+ * Leaderboards.attach options. B is the union of the board names, inferred from
+ * Boards: every call on the boards then accepts only those names in TypeScript
+ * (Luau callers pass plain strings).
+ */
+export interface LeaderboardOptions<B extends string = string> {
 	/** Required. { [name] = BoardConfig }; submits to other names return false. */
-	Boards: Record<string, BoardConfig>;
+	Boards: Record<B, BoardConfig>;
 	/** Delay from the first pending submit to its flush window. Default 15. */
 	FlushSeconds?: number;
 	/** Write cap per window, across all boards; a positive integer. Default 30. */
