@@ -15,11 +15,13 @@ interface Flight {
 /**
  * Flush windows. The first pending submit arms one Background deadline
  * FlushSeconds later; it fires a window on its own thread, off the scheduler
- * step, because writes yield. After a window, work left behind (more than the
- * window could take, and nothing failed) brings the next window as soon as the
- * budget allows: at once when WritesPerFlush was the cap, REFILL_SECONDS later
- * when the request budget was; anything else waits FlushSeconds, so an idle
- * server runs none and failures back off.
+ * step, because writes yield. A round is the windows that give every key
+ * queued when it began one write: after a window, work left behind (more than
+ * the window could take, and nothing failed) brings the round's next window as
+ * soon as the budget allows, at once when WritesPerFlush was the cap,
+ * REFILL_SECONDS later when the request budget was. Anything else, a round
+ * done included, waits FlushSeconds: a key is written at most once a round, an
+ * idle server runs no windows, and failures back off.
  *
  * A window takes min(WritesPerFlush, backend.budget()) writes and walks the
  * boards in name order, resuming after the board it wrote last, one key per
@@ -40,6 +42,10 @@ export class Flusher implements FlusherStage {
 	private lastBoard = -1;
 	// Whether the last window left behind keys it had no budget for.
 	private leftBehind = false;
+	// Writes left in this round (keys queued when it began), and whether the
+	// window about to run was armed early, continuing the round.
+	private roundLeft = 0;
+	private continuing = false;
 	// Writes whose backend call has not returned (counted: Set.size() walks).
 	private readonly flights = new Set<Flight>();
 	private unreturned = 0;
@@ -89,9 +95,13 @@ export class Flusher implements FlusherStage {
 		if (drain) return this.window(drain);
 		this.running = true;
 		let summary: WindowSummary | undefined;
+		const continuing = this.continuing;
+		this.continuing = false;
+		if (!continuing) this.roundLeft = this.context.stages.Queue.pending();
 		// A window that errors (a custom backend's budget() throwing) must not wedge the loop.
 		try {
-			summary = this.window();
+			// A round's later windows take no more than its keys still due.
+			summary = this.window(undefined, continuing ? this.roundLeft : math.huge);
 			return summary;
 		} finally {
 			this.running = false;
@@ -99,11 +109,11 @@ export class Flusher implements FlusherStage {
 		}
 	}
 
-	private window(drain?: DrainLimits): WindowSummary {
+	private window(drain?: DrainLimits, limit = math.huge): WindowSummary {
 		const { settings, stages, kernel } = this.context;
 		const names = settings.boardNames;
 		const boardCount = names.size();
-		const budget = this.budget();
+		const budget = math.min(this.budget(), limit);
 		const slots = math.min(settings.WritesInFlight, budget);
 		// One attempt per key: a board gives at most what it had queued now.
 		const allowance = names.map((board) => stages.Queue.pendingOn(board));
@@ -160,10 +170,11 @@ export class Flusher implements FlusherStage {
 	}
 
 	// Seconds to the next window after `summary`: FlushSeconds unless a backlog
-	// remains that nothing failed on; then as soon as the budget allows.
+	// remains in this round that nothing failed on; then as soon as the budget allows.
 	private pace(summary?: WindowSummary): number {
 		const { FlushSeconds, WritesPerFlush } = this.context.settings;
-		if (!summary || !this.leftBehind || summary.Failed > 0) return FlushSeconds;
+		if (summary) this.roundLeft -= summary.Attempted;
+		if (!summary || !this.leftBehind || summary.Failed > 0 || this.roundLeft <= 0) return FlushSeconds;
 		const capped = summary.Budget > 0 && summary.Budget >= math.floor(WritesPerFlush);
 		return capped ? 0 : math.min(FlushSeconds, REFILL_SECONDS);
 	}
@@ -173,7 +184,11 @@ export class Flusher implements FlusherStage {
 		if (settings.skipLoop || this.disarmed || this.armedWindow || this.running) return;
 		this.armedWindow = sleep(kernel.Scheduler, seconds, Priority.Background).andThen(() => {
 			this.armedWindow = undefined;
-			task.spawn(() => this.flushNow());
+			task.spawn(() => {
+				if (this.running) return;
+				this.continuing = seconds < settings.FlushSeconds;
+				this.runWindow();
+			});
 		});
 	}
 

@@ -360,6 +360,30 @@ describe("flush windows", () => {
 			expect(kernel.Scheduler.pending()).toBe(0);
 		});
 
+		it("a round gives each key queued when it began one write: a key queued again during it waits FlushSeconds", () => {
+			const { boards, kernel, backend } = boardsWith({ SkipLoop: false, FlushSeconds: 15, WritesPerFlush: 2 });
+			const started = os.clock();
+			const windows = new Array<number>();
+			kernel.Bus.subscribe(Topics.Flushed, () => windows.push(math.round(os.clock() - started)));
+			for (const key of ["a", "b", "c", "d", "e"]) boards.submit("Kills", key, 1);
+			kernel.Bus.subscribe(Topics.Flushed, () => {
+				if (windows.size() === 1) boards.submit("Kills", "a", 2); // improved after its write
+			});
+			task.wait(16);
+			// The third window takes only e, the round's last key, though a is queued again.
+			expect(backend.writes.map((w) => w.key)).toEqual(["a", "b", "c", "d", "e"]);
+			task.wait(15);
+			expect(backend.writes.map((w) => `${w.key}=${w.value}`)).toEqual([
+				"a=1",
+				"b=1",
+				"c=1",
+				"d=1",
+				"e=1",
+				"a=2",
+			]);
+			expect(windows).toEqual([15, 15, 15, 30]);
+		});
+
 		it("under a backlog the request budget held back, the next window comes REFILL_SECONDS later", () => {
 			const backend = new MemoryBackend();
 			backend.budgetValue = 1;
