@@ -54,7 +54,10 @@ const rbxtsc = compilers.rbxts.cli;
 const quiet = process.argv.includes("--quiet");
 
 // What a build made and where, for the person who ran it.
+// (npm test passes --quiet; the lines are also kept in dist/checks/built.json for the packaging spec.)
+const said = [];
 function say(line) {
+	said.push(line);
 	if (!quiet) process.stdout.write(`${line}\n`);
 }
 
@@ -273,3 +276,4 @@ if (what === "consumers" || what === "all") {
 	const classes = [...declarations.matchAll(/^interface (\w+) extends /gm)].map((match) => match[1]);
 	writeJson(join(dist, "checks", "classes.json"), classes);
 }
+writeJson(join(dist, "checks", "built.json"), said);

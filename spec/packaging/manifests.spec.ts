@@ -82,6 +82,17 @@ describeGate("wally.toml, as a real TOML parser reads it, by Wally's manifest ru
 		expect(pkg.files).toContain("out/plugins");
 	});
 
+	it("npm run build:npm and build:wally say what they built and where to publish it from", () => {
+		const said = HttpService.JSONDecode(gate!.readFile("dist/checks/built.json")!) as string[];
+		const { manifest, packageJson } = read();
+		expect(said).toEqual([
+			`built the npm package ${packageJson.name}@${packageJson.version} in dist/npm (Luau and .d.ts under out/); publish from there: npm publish dist/npm`,
+			`built the Wally package ${manifest.package.name}@${manifest.package.version} in dist/wally (the runtime inside, ${(
+				HttpService.JSONDecode(gate!.readFile("dist/checks/luau-types.json")!) as { exported: string[] }
+			).exported.size()} Luau types in src/Types.luau); publish from there: cd dist/wally && wally publish`,
+		]);
+	});
+
 	it("its peer ranges accept the compiler types of roblox-ts 3 and 2.3 games (checked by npm's semver)", () => {
 		const peers = HttpService.JSONDecode(gate!.readFile("dist/checks/peers.json")!) as {
 			compiler: string;
