@@ -216,6 +216,7 @@ export function settingsOf(options: LeaderboardOptions): Settings {
 		if (backend.submit === undefined && backend.set === undefined)
 			error("Leaderboards.attach: options.Backend needs submit() or set()", 3);
 		if (backend.integers !== undefined) flag("options.Backend.integers", backend.integers, false);
+		if (backend.sums !== undefined) flag("options.Backend.sums", backend.sums, false);
 		if (backend.maxKeyLength !== undefined)
 			positiveInteger("options.Backend.maxKeyLength", backend.maxKeyLength, 0);
 		for (const name of boardNames) {

@@ -186,6 +186,51 @@ describe("top(board, count)", () => {
 	});
 });
 
+describe("a period for top() and scores() on a Reset board, and values for a Sum board", () => {
+	const PERIODS: [name: string, period: unknown, message: string][] = [
+		["a number", 5, 'a period is "current", "previous" or a period id (got 5)'],
+		["a table", {}, 'a period is "current", "previous" or a period id (got table'],
+		["an empty string", "", 'Daily has no period "" (a Daily id looks like "1970-01-01")'],
+		["a date that does not exist", "2027-02-29", 'Daily has no period "2027-02-29"'],
+		["an hourly id on a daily board", "2026-12-06T04", 'Daily has no period "2026-12-06T04"'],
+	];
+	for (const [name, period, message] of PERIODS) {
+		it(`a period that is ${name} raises, naming it, and reads nothing`, () => {
+			const { boards, backend } = boardsWith({ Boards: { Daily: { Reset: "Daily" } } });
+			expect(() => boards.top("Daily", 10, period as string)).toThrow(message);
+			expect(() => boards.scores("Daily", ["p1"], period as string)).toThrow(message);
+			expect(backend.sortedCalls + backend.scoresCalls).toBe(0);
+		});
+	}
+
+	it('"previous" on an all-time board raises; nil and "current" read the board', () => {
+		const { boards } = boardsWith();
+		expect(() => boards.top("Kills", 10, "previous")).toThrow("Kills is an all-time board");
+		expect(boards.top("Kills", 10, "current")).toEqual([]);
+		expect(boards.top("Kills")).toEqual([]);
+	});
+
+	const SUM_VALUES: [name: string, value: unknown, accepted: boolean][] = [
+		["negative (no NegativeDeltas)", -1, false],
+		["NaN", 0 / 0, false],
+		["a number past 2^53", 2 ** 60, false],
+		["a string", "1", false],
+		["zero", 0, true],
+	];
+	for (const [name, value, accepted] of SUM_VALUES) {
+		it(`a Sum board given ${name}: ${accepted ? "added" : "false, nothing queued, never throws"}`, () => {
+			const { boards, backend } = boardsWith({ Boards: { Coins: { Sum: true } } });
+			const logs = captureLogs();
+			const [ok, result] = pcall(() => boards.submit("Coins", "p1", value as number));
+			logs.restore();
+			expect(ok).toBe(true);
+			expect(result).toBe(accepted);
+			boards._flush();
+			expect(backend.get("Coins", "p1")).toBe(accepted ? value : undefined);
+		});
+	}
+});
+
 describe("scores(board, subjects)", () => {
 	it("skips subjects with no storable key, says so once per board and kind, and reads the rest", () => {
 		const backend = new MemoryBackend();
@@ -422,6 +467,41 @@ describe("attach(kernel, options) refuses, naming the field", () => {
 			"a negative CacheSeconds",
 			() => ({ Boards: { Kills: { CacheSeconds: -1 } } }),
 			"options.Boards.Kills.CacheSeconds must be a positive number (got -1)",
+		],
+		[
+			"a Reset that is not a schedule name",
+			() => ({ Boards: { Kills: { Reset: 86400 } } }),
+			'options.Boards.Kills.Reset must be one of "Hourly", "Daily", "Weekly", "Monthly", "Yearly" (got 86400)',
+		],
+		[
+			"a NaN ResetOffset",
+			() => ({ Boards: { Kills: { Reset: "Daily", ResetOffset: 0 / 0 } } }),
+			"options.Boards.Kills.ResetOffset must be whole seconds from -86399 to 86399 on a Daily board (got nan)",
+		],
+		[
+			"a WeekStart that is a number",
+			() => ({ Boards: { Kills: { Reset: "Weekly", WeekStart: 1 } } }),
+			"options.Boards.Kills.WeekStart must be one of",
+		],
+		[
+			"a Retention of infinity",
+			() => ({ Boards: { Kills: { Reset: "Daily", Retention: math.huge } } }),
+			"options.Boards.Kills.Retention must be a positive number (got inf)",
+		],
+		[
+			"a Sum that is a number",
+			() => ({ Boards: { Kills: { Sum: 1 } } }),
+			"options.Boards.Kills.Sum must be a boolean (got 1)",
+		],
+		[
+			"a NegativeDeltas that is a string on a Sum board",
+			() => ({ Boards: { Kills: { Sum: true, NegativeDeltas: "yes" } } }),
+			'options.Boards.Kills.NegativeDeltas must be a boolean (got "yes")',
+		],
+		[
+			"a Backend whose sums is not a boolean",
+			() => ({ Backend: { ...memory(), sums: 1 } }),
+			"options.Backend.sums must be a boolean (got 1)",
 		],
 	];
 	for (const [name, options, message] of REFUSED) {
