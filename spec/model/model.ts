@@ -1,0 +1,396 @@
+import type { Kernel } from "../../kernel";
+import type {
+	BoardConfig,
+	Entry,
+	LeaderboardOptions,
+	Leaderboards,
+	ShutdownResult,
+	Stages,
+} from "../../plugins/leaderboards";
+import { GateServer, HeadlessGate } from "../gate/control";
+
+// The project's own model test (issue 13): several servers on one emulated
+// store, random submits, faults, hung requests, throttling, a noisy neighbour,
+// concurrent readers and destroy() at random times, checked against an
+// independent model of what each server accepted. One seed is one run, fully
+// determined by the seed (the gate's clock, faults and latency are seeded too).
+
+/** How a board kind merges and ranks values, as the model sees it (not the project's rules). */
+export interface BoardKind {
+	readonly name: string;
+	readonly config: BoardConfig;
+	/** What a store that applied every value in `accepted` could hold now (keep-best: one of them). */
+	readonly possible: (stored: number, accepted: ReadonlySet<number>) => boolean;
+	/** stored holds at least what a server that accepted `best` owes the board. */
+	readonly covers: (stored: number, best: number) => boolean;
+	/** A stored value went from before to after in a way the board never allows. */
+	readonly regressed: (before: number, after: number) => boolean;
+	/** The model's merge of a server's accepted values for one key. */
+	readonly merge: (held: number | undefined, incoming: number) => number;
+}
+
+const keepBest = (name: string, ascending: boolean): BoardKind => ({
+	name,
+	config: { Ascending: ascending },
+	possible: (stored, accepted) => accepted.has(stored),
+	covers: (stored, best) => (ascending ? stored <= best : stored >= best),
+	regressed: (before, after) => (ascending ? after > before : after < before),
+	merge: (held, incoming) =>
+		held === undefined ? incoming : ascending ? math.min(held, incoming) : math.max(held, incoming),
+});
+
+/** The board kinds every seed runs. Add sum and periodic kinds here as they land. */
+export const BOARD_KINDS: BoardKind[] = [keepBest("High", false), keepBest("Low", true)];
+
+/** Where the boards are stored, as the model reads it back. Add the MemoryStore backend here. */
+export interface BackendKind {
+	readonly name: string;
+	/** attach options for this backend on one server (its plugin module, as that server loaded it). */
+	readonly options: (plugin: PluginModule, server: GateServer) => Partial<LeaderboardOptions>;
+	/** Every stored value of a board, read from the gate (never through the project). */
+	readonly stored: (gate: HeadlessGate, board: string) => Map<string, number>;
+}
+
+export const BACKEND_KINDS: BackendKind[] = [
+	{
+		name: "OrderedDataStore",
+		options: () => ({ StorePrefix: "Model_" }),
+		stored: (gate, board) => gate.dataStore.snapshot(`Model_${board}`),
+	},
+];
+
+/** The plugin module as a server requires it. */
+export interface PluginModule {
+	readonly attach: (kernel: Kernel, options: LeaderboardOptions) => Leaderboards;
+}
+
+/** What one seed found. */
+export interface SeedReport {
+	seed: number;
+	backend: string;
+	servers: number;
+	submits: number;
+	accepted: number;
+	reads: number;
+	/** Drain results, in server order. */
+	drains: { complete: boolean; remaining: number; seconds: number; error?: string }[];
+	violations: string[];
+}
+
+interface ModelServer {
+	readonly handle: GateServer;
+	readonly kernel: Kernel;
+	readonly boards: Leaderboards;
+	readonly stages: Stages;
+	readonly players: Player[];
+	/** The model: this server's best accepted value per board and key. */
+	readonly best: Map<string, Map<string, number>>;
+	destroyedAt?: number;
+	result?: ShutdownResult;
+	drainSeconds?: number;
+	lastFlushed: number;
+	pendingSince?: number;
+}
+
+// Servers are kept across seeds: each seed builds new kernels on them after gate.reset().
+const pool = new Array<GateServer>();
+
+function serversFor(gate: HeadlessGate, count: number): GateServer[] {
+	while (pool.size() < count) pool.push(gate.newServer());
+	const result = new Array<GateServer>();
+	for (let i = 0; i < count; i++) result.push(pool[i]);
+	return result;
+}
+
+function moduleOf(handle: GateServer, ...path: string[]): ModuleScript {
+	let at: Instance = handle.game.GetService("ServerScriptService").WaitForChild("Leaderboards");
+	for (const name of path) at = at.WaitForChild(name);
+	return at as ModuleScript;
+}
+
+/** Runs one seed and checks it against the model. */
+export function runSeed(gate: HeadlessGate, seed: number, backendKind: BackendKind = BACKEND_KINDS[0]): SeedReport {
+	const random = new Random(seed);
+	const violations = new Array<string>();
+	const violate = (text: string) => {
+		if (violations.size() < 20) violations.push(text);
+	};
+	gate.reset();
+	gate.latency.use("realistic", seed);
+
+	const serverCount = random.NextInteger(2, 3);
+	const flushSeconds = random.NextInteger(1, 5);
+	const requestSeconds = random.NextInteger(2, 5);
+	const shutdownSeconds = random.NextInteger(5, 10);
+	const writesPerFlush = random.NextInteger(3, 30);
+	const duration = random.NextInteger(60, 150);
+	// Light seeds drain completely; heavy ones outrun the write budget and leave work at the deadline.
+	const submitGap = random.NextNumber(0.1, 2);
+	// Faults, 10-40%: some failed writes land anyway.
+	const writeRate = random.NextNumber(0.1, 0.4);
+	gate.dataStore.fault({ method: "UpdateAsync", rate: writeRate / 2, seed: seed + 1, landed: true });
+	gate.dataStore.fault({ method: "UpdateAsync", rate: writeRate / 2, seed: seed + 2 });
+	gate.dataStore.fault({ method: "GetSortedAsync", rate: random.NextNumber(0.1, 0.4), seed: seed + 3 });
+	gate.dataStore.fault({ method: "BatchGetAsync", rate: random.NextNumber(0.1, 0.4), seed: seed + 4 });
+	gate.users.fault({ rate: random.NextNumber(0.1, 0.4), seed: seed + 5 });
+	for (let id = 1; id <= 40; id++) gate.users.register(id, `user${id}`, `User ${id}`);
+
+	const errorWatch = game.GetService("LogService").MessageOut.Connect((message, kind) => {
+		if (kind === Enum.MessageType.MessageError) {
+			violate(`an error reached the output: ${message.sub(1, 200)}`);
+		}
+	});
+
+	const servers = new Array<ModelServer>();
+	for (const handle of serversFor(gate, serverCount)) {
+		const { Kernel: KernelClass } = handle.require(moduleOf(handle, "kernel")) as {
+			Kernel: new (options?: object) => Kernel;
+		};
+		const plugin = handle.require(moduleOf(handle, "plugins", "leaderboards")) as PluginModule;
+		const kernel = new KernelClass({ bindToClose: false });
+		const boardsConfig: Record<string, BoardConfig> = {};
+		for (const kind of BOARD_KINDS) boardsConfig[kind.name] = kind.config;
+		const boards = plugin.attach(kernel, {
+			Boards: boardsConfig,
+			FlushSeconds: flushSeconds,
+			WritesPerFlush: writesPerFlush,
+			RequestSeconds: requestSeconds,
+			ShutdownSeconds: shutdownSeconds,
+			// Nothing is dropped, so every accepted best is owed to the store.
+			MaxWriteAttempts: 1_000_000,
+			...backendKind.options(plugin, handle),
+		});
+		kernel.start();
+		const players = new Array<Player>();
+		const playerCount = random.NextInteger(0, 6);
+		for (let i = 0; i < playerCount; i++) players.push(handle.join({ UserId: 1 + servers.size() * 10 + i }));
+		const server: ModelServer = {
+			handle,
+			kernel,
+			boards,
+			stages: (boards as unknown as { stages: Stages }).stages,
+			players,
+			best: new Map(),
+			lastFlushed: gate.now(),
+		};
+		kernel.Bus.subscribe("Leaderboard.Flushed", () => (server.lastFlushed = gate.now()));
+		for (const kind of BOARD_KINDS) server.best.set(kind.name, new Map());
+		servers.push(server);
+	}
+
+	// Every value any server accepted, per board and key: what a store may hold.
+	const accepted = new Map<string, Map<string, Set<number>>>();
+	for (const kind of BOARD_KINDS) accepted.set(kind.name, new Map());
+	let submits = 0;
+	let acceptedCount = 0;
+	let reads = 0;
+	let outstanding = 0;
+	const started = gate.now();
+	let running = true;
+
+	// A call that must return: timed, counted while out, its error a violation.
+	const timed = (what: string, limit: number, call: () => unknown) => {
+		outstanding += 1;
+		reads += 1;
+		const from = gate.now();
+		const [ok, problem] = pcall(call);
+		outstanding -= 1;
+		if (!ok) violate(`${what} raised: ${tostring(problem)}`);
+		const took = gate.now() - from;
+		if (took > limit + 0.5) violate(`${what} took ${took} s (limit ${limit} s)`);
+	};
+
+	const keyFor = (server: ModelServer): [unknown, string] => {
+		const roll = random.NextInteger(1, 10);
+		if (roll <= 3 && !server.players.isEmpty()) {
+			const player = server.players[random.NextInteger(0, server.players.size() - 1)];
+			return [player, tostring(player.UserId)];
+		}
+		const id = random.NextInteger(1, 40);
+		return roll <= 6 ? [id, tostring(id)] : [`npc-${id}`, `npc-${id}`];
+	};
+
+	// Submits, readers and the noisy neighbour, each on its own thread.
+	task.spawn(() => {
+		while (running) {
+			task.wait(random.NextNumber(0, submitGap));
+			if (!running) break;
+			const server = servers[random.NextInteger(0, servers.size() - 1)];
+			const kind = BOARD_KINDS[random.NextInteger(0, BOARD_KINDS.size() - 1)];
+			if (random.NextNumber() < 0.05) {
+				// Junk a game's bug produces: never accepted.
+				submits += 1;
+				if (server.boards.submit(kind.name, undefined as unknown as string, 5))
+					violate("submit accepted a nil subject");
+				continue;
+			}
+			const [subject, key] = keyFor(server);
+			const value = random.NextInteger(0, 10_000);
+			submits += 1;
+			if (server.boards.submit(kind.name, subject as string, value)) {
+				acceptedCount += 1;
+				if (server.destroyedAt !== undefined) violate("submit accepted after destroy()");
+				const values = accepted.get(kind.name)!;
+				if (!values.has(key)) values.set(key, new Set());
+				values.get(key)!.add(value);
+				const best = server.best.get(kind.name)!;
+				best.set(key, kind.merge(best.get(key), value));
+			}
+		}
+	});
+	for (const server of servers) {
+		const readers = random.NextInteger(1, 3);
+		for (let r = 0; r < readers; r++) {
+			task.spawn(() => {
+				while (running) {
+					task.wait(random.NextNumber(0.5, 4));
+					if (!running) break;
+					const kind = BOARD_KINDS[random.NextInteger(0, BOARD_KINDS.size() - 1)];
+					const count = random.NextInteger(1, 100);
+					let entries = new Array<Entry>();
+					timed("top()", requestSeconds, () => (entries = server.boards.top(kind.name, count)));
+					timed("names()", requestSeconds, () => server.boards.names(entries));
+					if (random.NextNumber() < 0.3)
+						timed("scores()", requestSeconds, () =>
+							server.boards.scores(kind.name, [tostring(random.NextInteger(1, 40)), "npc-3"]),
+						);
+				}
+			});
+		}
+	}
+	const noisy = servers[0].handle.game.GetService("DataStoreService");
+	task.spawn(() => {
+		// A neighbour on the same server spending its request budget in bursts.
+		while (running) {
+			task.wait(random.NextNumber(5, 30));
+			const burst = random.NextInteger(1, 15);
+			for (let i = 0; i < burst && running; i++)
+				task.spawn(() => pcall(() => noisy.GetOrderedDataStore("Noise").SetAsync(`n${i}`, i)));
+		}
+	});
+	// Hung requests, arriving at random times.
+	const hangs: [string, boolean][] = [
+		["UpdateAsync", true],
+		["GetSortedAsync", true],
+		["BatchGetAsync", true],
+		["UserService", false],
+	];
+	for (const [method, dataStore] of hangs) {
+		if (random.NextNumber() < 0.7) {
+			task.delay(random.NextNumber(0, duration), () => {
+				if (dataStore) gate.dataStore.fault({ method, hangNext: random.NextInteger(1, 2) });
+				else gate.users.fault({ hangNext: 1 });
+			});
+		}
+	}
+
+	const destroy = (server: ModelServer) => {
+		if (server.destroyedAt !== undefined) return;
+		server.destroyedAt = gate.now();
+		task.spawn(() => {
+			const [, result] = server.boards.destroy();
+			server.result = result;
+			server.drainSeconds = gate.now() - server.destroyedAt!;
+		});
+	};
+	for (const server of servers) {
+		if (random.NextNumber() < 0.4) task.delay(random.NextNumber(duration / 4, duration), () => destroy(server));
+	}
+
+	// Checks while it runs: no stored value regresses or was never accepted; no window stalls.
+	const previous = new Map<string, Map<string, number>>();
+	const checkStore = () => {
+		for (const kind of BOARD_KINDS) {
+			const stored = backendKind.stored(gate, kind.name);
+			const before = previous.get(kind.name);
+			const values = accepted.get(kind.name)!;
+			for (const [key, value] of stored) {
+				const prior = before?.get(key);
+				if (prior !== undefined && kind.regressed(prior, value))
+					violate(`${kind.name} ${key} regressed from ${prior} to ${value}`);
+				const submitted = values.get(key);
+				if (submitted === undefined || !kind.possible(value, submitted))
+					violate(`${kind.name} ${key} holds ${value}, never accepted`);
+			}
+			previous.set(kind.name, stored);
+		}
+	};
+	const stallLimit = flushSeconds + 2 * requestSeconds + 5;
+	const checkWindows = () => {
+		const now = gate.now();
+		for (const server of servers) {
+			if (server.destroyedAt !== undefined) continue;
+			if (server.stages.Queue.pending() === 0) {
+				server.pendingSince = undefined;
+				continue;
+			}
+			server.pendingSince ??= now;
+			const since = math.max(server.lastFlushed, server.pendingSince);
+			if (now - since > stallLimit)
+				violate(`a window stalled: ${server.stages.Queue.pending()} queued, no window for ${now - since} s`);
+		}
+	};
+	while (gate.now() - started < duration) {
+		task.wait(1);
+		checkStore();
+		checkWindows();
+	}
+
+	// The universe shuts down: every server still up drains now.
+	for (const server of servers) destroy(server);
+	const shutdownLimit = shutdownSeconds + 1;
+	const closing = gate.now();
+	while (servers.some((server) => server.result === undefined) && gate.now() - closing < shutdownLimit + 5)
+		task.wait(0.25);
+	running = false;
+	// Let every reader's last call come back (or be seen not to).
+	task.wait(requestSeconds * 2 + 1);
+	checkStore();
+
+	const drains = new Array<SeedReport["drains"][number]>();
+	for (let at = 0; at < servers.size(); at++) {
+		const server = servers[at];
+		const index = at + 1;
+		const result = server.result;
+		if (result === undefined) {
+			violate(`server ${index}: destroy() never returned`);
+			drains.push({ complete: false, remaining: -1, seconds: -1 });
+			continue;
+		}
+		if (server.drainSeconds! > shutdownSeconds + 0.5)
+			violate(`server ${index}: destroy() took ${server.drainSeconds} s (ShutdownSeconds ${shutdownSeconds})`);
+		drains.push({
+			complete: result.Complete,
+			remaining: result.Remaining,
+			seconds: server.drainSeconds!,
+			error: result.Error,
+		});
+		let misses = 0;
+		for (const kind of BOARD_KINDS) {
+			const stored = backendKind.stored(gate, kind.name);
+			for (const [key, best] of server.best.get(kind.name)!) {
+				const value = stored.get(key);
+				if (value === undefined || !kind.covers(value, best)) misses += 1;
+			}
+		}
+		if (result.Complete && misses > 0)
+			violate(`server ${index}: a complete drain left ${misses} accepted bests unstored`);
+		if (misses > result.Remaining)
+			violate(`server ${index}: ${misses} accepted bests unstored, more than Remaining ${result.Remaining}`);
+	}
+	if (outstanding > 0) violate(`${outstanding} top()/names()/scores() calls never returned`);
+
+	errorWatch.Disconnect();
+	for (const server of servers) for (const player of server.players) server.handle.leave(player);
+	gate.reset();
+	return {
+		seed,
+		backend: backendKind.name,
+		servers: serverCount,
+		submits,
+		accepted: acceptedCount,
+		reads,
+		drains,
+		violations,
+	};
+}
