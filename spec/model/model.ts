@@ -1,13 +1,15 @@
 import type { Kernel } from "../../kernel";
 import type {
+	Backend,
 	BoardConfig,
 	Entry,
 	LeaderboardOptions,
 	Leaderboards,
+	MemoryStoreOptions,
 	ShutdownResult,
 	Stages,
 } from "../../plugins/leaderboards";
-import { GateServer, HeadlessGate } from "../gate/control";
+import { FaultRule, GateServer, HeadlessGate } from "../gate/control";
 
 // The project's own model test (issue 13): several servers on one emulated
 // store, random submits, faults, hung requests, throttling, a noisy neighbour,
@@ -42,13 +44,18 @@ const keepBest = (name: string, ascending: boolean): BoardKind => ({
 /** The board kinds every seed runs. Add sum and periodic kinds here as they land. */
 export const BOARD_KINDS: BoardKind[] = [keepBest("High", false), keepBest("Low", true)];
 
-/** Where the boards are stored, as the model reads it back. Add the MemoryStore backend here. */
+/** Where the boards are stored, as the model reads it back. */
 export interface BackendKind {
 	readonly name: string;
 	/** attach options for this backend on one server (its plugin module, as that server loaded it). */
 	readonly options: (plugin: PluginModule, server: GateServer) => Partial<LeaderboardOptions>;
 	/** Every stored value of a board, read from the gate (never through the project). */
 	readonly stored: (gate: HeadlessGate, board: string) => Map<string, number>;
+	/** Adds a fault rule to the backend's emulated service. */
+	readonly fault: (gate: HeadlessGate, rule: FaultRule) => void;
+	/** The service's methods that write, and that read, for fault rules. */
+	readonly writes: string[];
+	readonly reads: string[];
 }
 
 export const BACKEND_KINDS: BackendKind[] = [
@@ -56,12 +63,34 @@ export const BACKEND_KINDS: BackendKind[] = [
 		name: "OrderedDataStore",
 		options: () => ({ StorePrefix: "Model_" }),
 		stored: (gate, board) => gate.dataStore.snapshot(`Model_${board}`),
+		fault: (gate, rule) => gate.dataStore.fault(rule),
+		writes: ["UpdateAsync"],
+		reads: ["GetSortedAsync", "BatchGetAsync"],
+	},
+	{
+		name: "MemoryStore",
+		options: (plugin, server) => ({
+			Backend: plugin.memoryStoreBackend({
+				MapPrefix: "Model_",
+				MemoryStoreService: server.game.GetService("MemoryStoreService"),
+				Players: server.game.GetService("Players"),
+			}),
+		}),
+		stored: (gate, board) => {
+			const stored = new Map<string, number>();
+			for (const item of gate.memoryStore.snapshot(`Model_${board}`)) stored.set(item.key, item.value as number);
+			return stored;
+		},
+		fault: (gate, rule) => gate.memoryStore.fault(rule),
+		writes: ["UpdateAsync"],
+		reads: ["GetRangeAsync", "GetAsync"],
 	},
 ];
 
 /** The plugin module as a server requires it. */
 export interface PluginModule {
 	readonly attach: (kernel: Kernel, options: LeaderboardOptions) => Leaderboards;
+	readonly memoryStoreBackend: (options: MemoryStoreOptions) => Backend;
 }
 
 /** What one seed found. */
@@ -128,10 +157,13 @@ export function runSeed(gate: HeadlessGate, seed: number, backendKind: BackendKi
 	const submitGap = random.NextNumber(0.1, 2);
 	// Faults, 10-40%: some failed writes land anyway.
 	const writeRate = random.NextNumber(0.1, 0.4);
-	gate.dataStore.fault({ method: "UpdateAsync", rate: writeRate / 2, seed: seed + 1, landed: true });
-	gate.dataStore.fault({ method: "UpdateAsync", rate: writeRate / 2, seed: seed + 2 });
-	gate.dataStore.fault({ method: "GetSortedAsync", rate: random.NextNumber(0.1, 0.4), seed: seed + 3 });
-	gate.dataStore.fault({ method: "BatchGetAsync", rate: random.NextNumber(0.1, 0.4), seed: seed + 4 });
+	backendKind.writes.forEach((method, i) => {
+		backendKind.fault(gate, { method, rate: writeRate / 2, seed: seed + i * 10, landed: true });
+		backendKind.fault(gate, { method, rate: writeRate / 2, seed: seed + i * 10 + 1 });
+	});
+	backendKind.reads.forEach((method, i) =>
+		backendKind.fault(gate, { method, rate: random.NextNumber(0.1, 0.4), seed: seed + i * 10 + 2 }),
+	);
 	gate.users.fault({ rate: random.NextNumber(0.1, 0.4), seed: seed + 5 });
 	for (let id = 1; id <= 40; id++) gate.users.register(id, `user${id}`, `User ${id}`);
 
@@ -269,17 +301,12 @@ export function runSeed(gate: HeadlessGate, seed: number, backendKind: BackendKi
 		}
 	});
 	// Hung requests, arriving at random times.
-	const hangs: [string, boolean][] = [
-		["UpdateAsync", true],
-		["GetSortedAsync", true],
-		["BatchGetAsync", true],
-		["UserService", false],
-	];
-	for (const [method, dataStore] of hangs) {
+	const hangs = [...backendKind.writes, ...backendKind.reads, "UserService"];
+	for (const method of hangs) {
 		if (random.NextNumber() < 0.7) {
 			task.delay(random.NextNumber(0, duration), () => {
-				if (dataStore) gate.dataStore.fault({ method, hangNext: random.NextInteger(1, 2) });
-				else gate.users.fault({ hangNext: 1 });
+				if (method === "UserService") gate.users.fault({ hangNext: 1 });
+				else backendKind.fault(gate, { method, hangNext: random.NextInteger(1, 2) });
 			});
 		}
 	}
