@@ -7,7 +7,7 @@ type Parsed = { config: SimulationConfig; json: boolean } | { problem: string } 
 
 interface NumberFlag {
 	readonly flag: string;
-	readonly key: keyof SimulationConfig;
+	readonly key: Exclude<keyof SimulationConfig, "backend">;
 	readonly min: number;
 	readonly max: number;
 	readonly whole: boolean;
@@ -38,13 +38,18 @@ export function usage(): string {
 		"usage: npm run demo -- [options]",
 		"",
 		"A simulated game on the embedded emulated engine: servers sharing one",
-		"OrderedDataStore, each running the design document's BoardService (with",
-		"its daily board, which rolls over at the midnight UTC halfway through the run).",
+		"OrderedDataStore (or MemoryStore sorted map), each running the design",
+		"document's BoardService (with its daily board, which rolls over at the",
+		"midnight UTC halfway through the run).",
 		"",
 	];
 	for (const { flag, key, min, max, help } of NUMBERS)
 		lines.push(`  ${flag}${string.rep(" ", 16 - flag.size())}${help}, ${min} to ${max} (default ${DEFAULTS[key]})`);
-	lines.push("  --json          print the summary as JSON only", "  --help          this text");
+	lines.push(
+		"  --backend B     ordered (OrderedDataStores, the default) or memorystore (MemoryStore sorted maps)",
+		"  --json          print the summary as JSON only",
+		"  --help          this text",
+	);
 	return lines.join("\n");
 }
 
@@ -57,6 +62,14 @@ export function parseFlags(args: string[]): Parsed {
 		if (arg === "--help" || arg === "-h") return { help: true };
 		if (arg === "--json") {
 			json = true;
+			continue;
+		}
+		if (arg === "--backend") {
+			const backend = args[i + 1];
+			if (backend !== "ordered" && backend !== "memorystore")
+				return { problem: "--backend must be ordered or memorystore" };
+			config.backend = backend;
+			i += 1;
 			continue;
 		}
 		const spec = NUMBERS.find(({ flag }) => flag.split(" ")[0] === arg);

@@ -1,5 +1,13 @@
 import type { Kernel } from "../../kernel";
-import { Entry, Leaderboards, ShutdownResult, Standing, Topics } from "../../plugins/leaderboards";
+import {
+	Backend,
+	Entry,
+	LeaderboardOptions,
+	Leaderboards,
+	ShutdownResult,
+	Standing,
+	Topics,
+} from "../../plugins/leaderboards";
 import { GateServer, HeadlessGate } from "../../spec/gate/control";
 
 /** What to simulate. */
@@ -11,6 +19,8 @@ export interface SimulationConfig {
 	/** Share of backend writes and reads that fail (injected into the emulated DataStoreService). */
 	failRate: number;
 	seed: number;
+	/** Where the boards live: OrderedDataStores (the default backend, when absent) or MemoryStore sorted maps. */
+	backend?: "ordered" | "memorystore";
 }
 
 /** The design document's BoardService, as the demo calls it (Luau methods). */
@@ -56,7 +66,7 @@ export interface Counters {
 	writes: number;
 	failed: number;
 	dropped: number;
-	/** UpdateAsync requests issued over the write budget the servers had so far. */
+	/** UpdateAsync requests issued over the write budget the servers had so far (their quota share on MemoryStore). */
 	budgetUsed: number;
 	topCalls: number;
 	backendReads: number;
@@ -119,8 +129,28 @@ const FRIENDS = 4;
 // The player the live view follows (rank, neighbours, friends board): the pool's first.
 const FOLLOWED = 10_001;
 
+type PluginModule = {
+	attach: (kernel: Kernel, options: LeaderboardOptions) => Leaderboards;
+	MemoryStore: { backend: (this: void) => Backend };
+};
+
+// The same game on MemoryStore: the server's BoardService (examples/luau, unchanged)
+// attaches through the plugin module it requires, so the demo hands that module's
+// attach a MemoryStore backend when the game names none.
+function onMemoryStore(handle: GateServer) {
+	const alias = handle.game
+		.GetService("ServerScriptService")
+		.WaitForChild("ChloeKernelServer")
+		.WaitForChild("Leaderboards") as ModuleScript;
+	const plugin = handle.require(alias) as PluginModule;
+	const attach = plugin.attach;
+	plugin.attach = (kernel, options) =>
+		attach(kernel, { ...options, Backend: options.Backend ?? plugin.MemoryStore.backend() });
+}
+
 /**
- * Runs a simulated game: servers that share one emulated OrderedDataStore, each
+ * Runs a simulated game: servers that share one emulated OrderedDataStore (or
+ * MemoryStore sorted map), each
  * booting the kernel with the design document's BoardService (examples/luau,
  * unchanged); players joining and leaving, scoring kills and finishing runs on
  * the virtual clock; every player's UI reading the top 10 every 10 s; the live
@@ -135,14 +165,21 @@ export function simulate(gate: HeadlessGate, config: SimulationConfig, onFrame?:
 	gate.reset();
 	// Requests take as long as on a published game (spec/gate/README.md, "Request latency").
 	gate.latency.use("realistic", config.seed);
+	const memory = config.backend === "memorystore";
 	if (config.failRate > 0) {
-		for (const method of ["UpdateAsync", "GetSortedAsync", "BatchGetAsync"])
-			gate.dataStore.fault({ method, rate: config.failRate, seed: config.seed + method.size() });
+		const [faults, methods] = memory
+			? [gate.memoryStore, ["UpdateAsync", "GetRangeAsync", "GetAsync"]]
+			: [gate.dataStore, ["UpdateAsync", "GetSortedAsync", "BatchGetAsync"]];
+		for (const method of methods)
+			faults.fault({ method, rate: config.failRate, seed: config.seed + method.size() });
 	}
 
 	const seconds = math.floor(config.minutes * 60);
 	gate.calendar.set(MIDNIGHT - math.floor(seconds / 2));
 
+	// The per-server write budget: UpdateAsync spends 30 + 5 x players OrderedWrite a minute;
+	// on MemoryStore, the backend's share of the experience quota, 120 units a minute a player.
+	const writesPerMinute = (players: number) => (memory ? 120 * math.max(1, players) : 30 + 5 * players);
 	const servers = new Array<Server>();
 	const dropped = new Array<{ board: string; key: string; value: number }>();
 	for (let index = 0; index < config.servers; index++) {
@@ -151,6 +188,7 @@ export function simulate(gate: HeadlessGate, config: SimulationConfig, onFrame?:
 		const kernelModule = scripts.WaitForChild("Leaderboards").WaitForChild("kernel") as ModuleScript;
 		const { Kernel: KernelClass } = handle.require(kernelModule) as { Kernel: new () => Kernel };
 		const kernel = new KernelClass();
+		if (memory) onMemoryStore(handle);
 		const example = scripts.WaitForChild("Leaderboards").WaitForChild("examples").WaitForChild("luau");
 		kernel.add(example.WaitForChild("BoardService") as ModuleScript);
 		kernel.start();
@@ -221,9 +259,12 @@ export function simulate(gate: HeadlessGate, config: SimulationConfig, onFrame?:
 			writes,
 			failed,
 			dropped: droppedCount,
-			budgetUsed: writeBudget > 0 ? gate.dataStore.calls("UpdateAsync") / writeBudget : 0,
+			budgetUsed:
+				writeBudget > 0 ? (memory ? gate.memoryStore : gate.dataStore).calls("UpdateAsync") / writeBudget : 0,
 			topCalls,
-			backendReads: gate.dataStore.calls("GetSortedAsync") + gate.dataStore.calls("AdvanceToNextPageAsync"),
+			backendReads: memory
+				? gate.memoryStore.calls("GetRangeAsync")
+				: gate.dataStore.calls("GetSortedAsync") + gate.dataStore.calls("AdvanceToNextPageAsync"),
 			namesCalls: lookups.calls,
 			namesResults: lookups.results,
 			online: online.size(),
@@ -253,7 +294,7 @@ export function simulate(gate: HeadlessGate, config: SimulationConfig, onFrame?:
 	for (let second = 1; second <= seconds; second++) {
 		task.wait(1);
 		for (const server of servers)
-			writeBudget += (30 + 5 * server.handle.game.GetService("Players").GetPlayers().size()) / 60;
+			writeBudget += writesPerMinute(server.handle.game.GetService("Players").GetPlayers().size()) / 60;
 		for (const user of [...online]) {
 			const server = servers[user.server!];
 			const session = { Player: user.player!, Profile: { Data: user.data } };
@@ -304,8 +345,14 @@ export function simulate(gate: HeadlessGate, config: SimulationConfig, onFrame?:
 	while (closing > 0) task.wait(1);
 
 	const mismatches = new Array<Mismatch>();
-	const kills = gate.dataStore.snapshot(KILLS_STORE);
-	const times = gate.dataStore.snapshot(TIMES_STORE);
+	const storedIn = (name: string) => {
+		if (!memory) return gate.dataStore.snapshot(name);
+		const stored = new Map<string, number>();
+		for (const item of gate.memoryStore.snapshot(name)) stored.set(item.key, item.sortKey as number);
+		return stored;
+	};
+	const kills = storedIn(KILLS_STORE);
+	const times = storedIn(TIMES_STORE);
 	let checked = 0;
 	const check = (
 		board: string,
@@ -339,7 +386,7 @@ export function simulate(gate: HeadlessGate, config: SimulationConfig, onFrame?:
 		check("BestTime", user, user.bestTime, times.get(tostring(user.id)));
 	}
 	for (const day of days) {
-		const stored = gate.dataStore.snapshot(DAILY_STORE + day);
+		const stored = storedIn(DAILY_STORE + day);
 		for (const user of users)
 			check("DailyKills", user, user.daily.get(day), stored.get(tostring(user.id)), `DailyKills@${day}`);
 	}

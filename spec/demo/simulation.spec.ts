@@ -89,6 +89,28 @@ describeGate("the demo's simulation", () => {
 	);
 
 	it(
+		"the same game on the MemoryStore backend: every best score is in the sorted maps",
+		() => {
+			const summary = simulate(gate!, {
+				servers: 2,
+				players: 8,
+				minutes: 4,
+				failRate: 0.2,
+				seed: 3,
+				backend: "memorystore",
+			});
+			expect(summary.mismatches).toEqual([]);
+			expect(summary.ok).toBe(true);
+			expect(summary.checked).toBeGreaterThan(10);
+			expect(summary.counters.failed).toBeGreaterThan(0);
+			expect(gate!.memoryStore.calls("UpdateAsync")).toBeGreaterThan(0);
+			expect(gate!.dataStore.calls("UpdateAsync")).toBe(0);
+			expect(summary.counters.backendReads * 10).toBeLessThan(summary.counters.topCalls);
+		},
+		SIMULATED,
+	);
+
+	it(
 		"is deterministic for a seed",
 		() => {
 			const config = { servers: 1, players: 5, minutes: 2, failRate: 0.1, seed: 11 };
@@ -147,6 +169,11 @@ describe("the demo's flags", () => {
 		expect(parseFlags(["--servers"])).toEqual({ problem: "--servers needs a number" });
 		expect(parseFlags(["--servers", "0"])).toEqual({ problem: "--servers must be a whole number from 1 to 8" });
 		expect(parseFlags(["--fail-rate", "2"])).toEqual({ problem: "--fail-rate must be a number from 0 to 0.9" });
+		expect(parseFlags(["--backend", "redis"])).toEqual({ problem: "--backend must be ordered or memorystore" });
+		expect(parseFlags(["--backend", "memorystore"])).toEqual({
+			config: { servers: 2, players: 30, minutes: 60, failRate: 0, seed: 1, backend: "memorystore" },
+			json: false,
+		});
 		expect(parseFlags(["--help"])).toEqual({ help: true });
 	});
 });
