@@ -1,5 +1,6 @@
 import { HttpService } from "@rbxts/services";
 import { headlessGate } from "../spec/gate/control";
+import { backendRows, shardRows } from "./backends";
 import { BenchRow, markdownTable, terminalTable } from "./measure";
 import {
 	budgetRow,
@@ -29,6 +30,8 @@ export function sizesFor(quick: boolean) {
 				memory: 1_000,
 				scheduler: { small: 10, large: 100 },
 				windowRuns: 1,
+				backends: { servers: [2], players: 3, minutes: 1 },
+				shards: { servers: 2, players: 3, minutes: 1, shards: [1, 4, 16], partitionLimit: 100 },
 			}
 		: {
 				burst: { submits: 20_000, players: 50, minutes: 5 },
@@ -41,6 +44,8 @@ export function sizesFor(quick: boolean) {
 				memory: 100_000,
 				scheduler: { small: 100, large: 100_000 },
 				windowRuns: 5,
+				backends: { servers: [10, 100], players: 30, minutes: 1 },
+				shards: { servers: 10, players: 30, minutes: 1, shards: [1, 4, 16], partitionLimit: 2_000 },
 			};
 }
 
@@ -62,6 +67,8 @@ export function measure(quick: boolean): BenchRow[] {
 		namesRow(gate, sizes.renders),
 		memoryRow(gate, sizes.memory),
 		schedulerRow(sizes.scheduler),
+		...backendRows(gate, sizes.backends),
+		...shardRows(gate, sizes.shards),
 	];
 	gate.reset();
 	return rows;

@@ -14,7 +14,7 @@ describeGate("the benchmarks at tiny sizes", () => {
 		"measures every row",
 		() => {
 			const rows = measure(true);
-			expect(rows.size()).toBe(10);
+			expect(rows.size()).toBe(10 + 1 + 3);
 			const rendered = markdownTable(rows);
 			expect(rendered).toMatch("| row | this project | baseline | ratio | goal | |");
 			// Every row is held to its goal, but the memory row, which informs.
@@ -36,6 +36,11 @@ describeGate("the benchmarks at tiny sizes", () => {
 			// Virtual time: writes in flight make a window of 30 several times shorter than one at a time.
 			const faster = tonumber(byStart("Window wall time").ratio.match("^([%d.]+)x faster")[0] as string);
 			expect(faster).toBeGreaterThan(3);
+			expect(byStart("Writes a game sustains").ours).toMatch("^MemoryStore: %d+ writes/min");
+			// Past one partition's limit, four shards write more than one.
+			const perMinute = (shards: number) =>
+				tonumber(byStart(`MemoryStore, ${shards} shard`).ours.match("^(%d+)")[0])!;
+			expect(perMinute(4)).toBeGreaterThan(perMinute(1) * 2);
 		},
 		60 * 60 * 1000,
 	);

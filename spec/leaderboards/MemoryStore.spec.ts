@@ -214,14 +214,21 @@ describeGate("the MemoryStore backend", () => {
 			const full = backend.budget!()!;
 			expect(full).toBe(1200);
 			// Keys until one lands on a shard whose partition is spent.
-			let refused = 0;
-			for (let i = 1; i <= 20 && refused === 0; i++) {
+			let refusedKey: string | undefined;
+			for (let i = 1; i <= 20 && refusedKey === undefined; i++) {
 				const [ok] = pcall(() => backend.submit!("Kills", `p${i}`, i, true, false));
-				if (!ok) refused += 1;
+				if (!ok) refusedKey = `p${i}`;
 			}
-			expect(refused).toBe(1);
+			expect(refusedKey).toBeDefined();
 			expect(gate!.memoryStore.refused("PartitionRequestsOverLimit")).toBe(1);
 			expect(backend.budget!()).toBeLessThanOrEqual(full / 2);
+			// A write to the paused shard fails without a request; the value stays queued in the plugin.
+			const calls = gate!.memoryStore.calls("UpdateAsync");
+			expect(backend.submit!("Kills", refusedKey!, 100, true, false)).toBe(false);
+			expect(gate!.memoryStore.calls("UpdateAsync")).toBe(calls);
+			task.wait(61); // the pause (1 s) is over and the partition refilled
+			expect(backend.budget!()).toBe(full);
+			expect(backend.submit!("Kills", refusedKey!, 100, true, false)).toBe(true);
 		});
 
 		it("a write over the experience quota fails, empties the budget, and is retried later", () => {

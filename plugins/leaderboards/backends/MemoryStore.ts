@@ -131,8 +131,9 @@ function statusOf(message: unknown): string | undefined {
  *   for its own players (120 x players, one player's worth at least, so a server
  *   whose players left can still drain), held as a bucket of one minute that
  *   writes and reads spend. A shard that answered PartitionRequestsOverLimit is
- *   left alone for a pause that doubles up to 60 s, and the budget counts only
- *   the shards open now; TotalRequestsOverLimit empties the bucket.
+ *   left alone for a pause that doubles up to 60 s (writes to it fail without a
+ *   request and stay queued), and the budget counts only the shards open now;
+ *   TotalRequestsOverLimit empties the bucket.
  */
 export function memoryStoreBackend(options: MemoryStoreOptions = {}): Backend {
 	if (!typeIs(options, "table")) fail("options", "must be a table", options);
@@ -246,6 +247,8 @@ export function memoryStoreBackend(options: MemoryStoreOptions = {}): Backend {
 
 		submit: (board, key, value, keepBest, ascending, sum, write) => {
 			const shard = shardOf(key, shards);
+			// A paused shard is not asked: the value waits in the queue for a later window.
+			if (pausedUntil[shard] > os.clock()) return false;
 			const map = mapsOf(board)[shard] as unknown as Updatable & MemoryStoreSortedMap;
 			// A period's items live until the period ends plus the board's Retention (45 days at most).
 			const lifetime =
