@@ -105,6 +105,9 @@ describeGate("the MemoryStore backend", () => {
 			expect(sortKeys("CKBoard_Kills")).toEqual([]);
 			expect(() => memoryStoreBackend({ Expiration: MAX_EXPIRATION + 1 })).toThrow("Expiration");
 			expect(() => memoryStoreBackend({ Shards: 0 })).toThrow("Shards");
+			expect(() => memoryStoreBackend({ Shards: 1.5 })).toThrow("Shards");
+			expect(() => memoryStoreBackend({ Expiration: 0 })).toThrow("Expiration");
+			expect(() => memoryStoreBackend({ MapPrefix: 5 as unknown as string })).toThrow("MapPrefix");
 		});
 
 		it("destroy() drains what is queued into the map", () => {

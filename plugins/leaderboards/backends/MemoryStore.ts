@@ -290,6 +290,7 @@ export function memoryStoreBackend(options: MemoryStoreOptions = {}): Backend {
 		},
 
 		sorted: (board, ascending, count) => {
+			if (count < 1) return [];
 			const list = mapsOf(board);
 			// Each shard holds about count / shards of the head: read a little more than that a page.
 			const page = math.min(RANGE_SIZE, count, math.max(10, math.ceil((2 * count) / shards)));
