@@ -80,6 +80,26 @@ describeGate("the MemoryStore backend", () => {
 				]);
 		});
 
+		it("a Sum board adds across servers (the transform runs again on a conflict); remove() deletes", () => {
+			const servers = [gate!.newServer(), gate!.newServer()];
+			const boardsOn = servers.map(
+				(server) => boardsWith({ Backend: backendOf(server), Boards: { Total: { Sum: true } } }).boards,
+			);
+			boardsOn[0].submit("Total", "a", 3);
+			boardsOn[1].submit("Total", "a", 4);
+			let done = 0;
+			for (const boards of boardsOn)
+				task.spawn(() => {
+					boards._flush();
+					done += 1;
+				});
+			while (done < 2) task.wait();
+			expect(sortKeys("CKBoard_Total")).toEqual([["a", 7]]);
+			expect(boardsOn[0].remove("Total", "a")).toBe(true);
+			boardsOn[0]._flush();
+			expect(sortKeys("CKBoard_Total")).toEqual([]);
+		});
+
 		it("refuses keys over 128 characters and takes fractions (the store's own rules)", () => {
 			const { boards } = boardsWith({ Backend: memoryStoreBackend() });
 			expect(boards.submit("Kills", string.rep("k", 129), 1)).toBe(false);

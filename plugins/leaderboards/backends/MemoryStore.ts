@@ -121,7 +121,8 @@ function statusOf(message: unknown): string | undefined {
  *   the same key between a failed-but-landed write and its retry.
  * - sorted reads each shard's head with GetRangeAsync (200 a call at most,
  *   paging with exclusive bounds) and merges them into one ranked page.
- * - scores reads the chosen keys on their shards, in parallel.
+ * - scores reads the chosen keys on their shards, in parallel; readBudget is
+ *   what the bucket below holds.
  * - remove is RemoveAsync on the key's shard; around reads each shard's rows
  *   nearest a value with GetRangeAsync's bounds on the score (two ranges a
  *   shard, a unit per item returned), merged, and is refused when the bucket
@@ -242,7 +243,6 @@ export function memoryStoreBackend(options: MemoryStoreOptions = {}): Backend {
 
 	return {
 		maxKeyLength: MAX_KEY_LENGTH,
-
 		sums: true,
 
 		submit: (board, key, value, keepBest, ascending, sum, write) => {
@@ -342,6 +342,7 @@ export function memoryStoreBackend(options: MemoryStoreOptions = {}): Backend {
 
 		remove: (board, key) => {
 			const shard = shardOf(key, shards);
+			if (pausedUntil[shard] > os.clock()) return false;
 			spend(1);
 			const [ok, message] = pcall(() => mapsOf(board)[shard].RemoveAsync(key));
 			outcome(shard, ok, message);
@@ -397,6 +398,8 @@ export function memoryStoreBackend(options: MemoryStoreOptions = {}): Backend {
 		},
 
 		budget: () => (math.max(0, math.floor(refill())) * openShards()) / shards,
+
+		readBudget: () => math.max(0, math.floor(refill())),
 	};
 }
 
