@@ -613,12 +613,16 @@ describeGate("periodic and sum boards on the MemoryStore backend", () => {
 
 	it("the ledger in a sum item stays bounded: the last write of the 32 most recent servers", () => {
 		let item: unknown = undefined;
-		for (let i = 1; i <= 40; i++) item = sumItem(item, 1, [], `server${i}`, "1");
+		for (let i = 1; i <= 40; i++) item = sumItem(item, 1, [], `server${i}`, "1")!;
 		const sum = item as { Total: number; Writers: Array<[string, string]> };
 		expect(sum.Total).toBe(40);
 		expect(sum.Writers.size()).toBe(WRITERS_KEPT);
 		expect(sum.Writers[0]).toEqual(["server40", "1"]);
 		// A plain number (a board that became a Sum board) is its starting total.
-		expect(sumItem(7, 3, [], "s", "1").Total).toBe(10);
+		expect(sumItem(7, 3, [], "s", "1")!.Total).toBe(10);
+		// An attempt landing after a later one of its server (past RequestSeconds) is already counted in it.
+		const later = sumItem(undefined, 5, [], "s", "12")!;
+		expect(sumItem(later, 2, [], "s", "11")).toBe(undefined);
+		expect(sumItem(later, 2, [], "t", "11")!.Total).toBe(7);
 	});
 });

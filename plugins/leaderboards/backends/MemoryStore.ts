@@ -30,6 +30,9 @@ interface SumItem {
  * server's attempts whose outcome is unknown (failed, perhaps landed), oldest
  * first, each carrying all before it (a failed sum goes back merged into the
  * next); the item says which of them landed last, so only the rest is added.
+ * Write ids grow on each server: an attempt that lands after a later one of the
+ * same server (it outlived its RequestSeconds) is already in that later one, so
+ * it writes nothing (undefined).
  */
 export function sumItem(
 	old: unknown,
@@ -37,12 +40,13 @@ export function sumItem(
 	doubted: ReadonlyArray<[write: string, delta: number]>,
 	server: string,
 	write: string,
-): SumItem {
+): SumItem | undefined {
 	const item = typeIs(old, "table") ? (old as SumItem) : undefined;
 	const total = item ? item.Total : typeIs(old, "number") ? old : 0;
 	const writers = item?.Writers ?? [];
 	let last: string | undefined;
 	for (const [who, id] of writers) if (who === server) last = id;
+	if (last !== undefined && (tonumber(last) ?? 0) > (tonumber(write) ?? 0)) return undefined;
 	let counted = 0;
 	for (const [id, carried] of doubted) if (id === last) counted = carried;
 	const kept: Array<[string, string]> = [[server, write]];
@@ -267,6 +271,7 @@ export function memoryStoreBackend(options: MemoryStoreOptions = {}): Backend {
 				const id = attempt[0];
 				transform = (old) => {
 					const item = sumItem(old, value, doubted, server, id);
+					if (!item) return undefined;
 					return $tuple(item as unknown as number, item.Total);
 				};
 			} else {
