@@ -9,6 +9,7 @@ import {
 	memoryRow,
 	namesRow,
 	readFanOutRow,
+	standingRow,
 	submitCostRow,
 	windowCostRow,
 	windowWallRow,
@@ -32,6 +33,7 @@ export function sizesFor(quick: boolean) {
 				windowRuns: 1,
 				backends: { servers: [2], players: 3, minutes: 1 },
 				shards: { servers: 2, players: 3, minutes: 1, shards: [1, 4, 16], partitionLimit: 100 },
+				standing: { players: 5, stored: 300, minutes: 1 },
 			}
 		: {
 				burst: { submits: 20_000, players: 50, minutes: 5 },
@@ -46,6 +48,7 @@ export function sizesFor(quick: boolean) {
 				windowRuns: 5,
 				backends: { servers: [10, 100], players: 30, minutes: 1 },
 				shards: { servers: 10, players: 30, minutes: 1, shards: [1, 4, 16], partitionLimit: 2_000 },
+				standing: { players: 30, stored: 1_000, minutes: 5 },
 			};
 }
 
@@ -60,6 +63,7 @@ export function measure(quick: boolean): BenchRow[] {
 		writeAmplificationRow(gate, sizes.burst),
 		...players.map((count) => budgetRow(gate, { keys, minutes, players: count }, idle)),
 		readFanOutRow(gate, sizes.callers),
+		standingRow(gate, sizes.standing),
 		submitCostRow(sizes.submit.calls, sizes.submit.keys),
 		windowCostRow(sizes.window.small, sizes.window.large),
 		drainRow(gate, sizes.drain),
