@@ -68,6 +68,8 @@ export interface HeadlessGate {
 	 * the default, virtual time 0 = Sunday 2026-12-06 00:00 UTC.
 	 */
 	calendar: { set: (unixSeconds: number) => void; reset: () => void };
+	/** Runs the Luau collector through four full cycles, then returns the heap in kilobytes (what is still reachable). */
+	collect: () => number;
 	/** The Luau heap in kilobytes (gcinfo; garbage not yet collected counts too). */
 	heapKilobytes: () => number;
 	/** stdout is a terminal that can redraw (not CI, not a pipe). */
@@ -156,8 +158,11 @@ export interface HeadlessGate {
 		/** Friends a user can have: 1,000. */
 		readonly limit: number;
 	};
-	/** Runs every BindToClose callback in parallel within 30 s: (all finished, seconds taken). */
-	closeServer: () => LuaTuple<[boolean, number]>;
+	/**
+	 * Runs every BindToClose callback in parallel within 30 s, each given Enum.CloseReason[reason]
+	 * (DeveloperShutdown when absent): (all finished, seconds taken).
+	 */
+	closeServer: (reason?: Enum.CloseReason["Name"]) => LuaTuple<[boolean, number]>;
 	resetClose: () => void;
 	/** A fresh server: stores, memory stores, budgets, faults, players, users and close callbacks cleared; latency back to one frame; the calendar back to its default. */
 	reset: () => void;
@@ -170,8 +175,12 @@ export interface GateServer {
 	readonly game: DataModel;
 	join: (info: { UserId: number; Name?: string; DisplayName?: string }) => Player;
 	leave: (player: Player) => void;
-	/** Runs this server's BindToClose callbacks within 30 s: (all finished, seconds taken). */
-	close: () => LuaTuple<[boolean, number]>;
+	/**
+	 * Runs this server's BindToClose callbacks within 30 s, each given Enum.CloseReason[reason]
+	 * (DeveloperShutdown when absent), then ends the server: its threads stop, its instances are
+	 * destroyed and its memory can be reclaimed. Returns (all finished, seconds taken).
+	 */
+	close: (reason?: Enum.CloseReason["Name"]) => LuaTuple<[boolean, number]>;
 	/** Requires a ModuleScript of this server, in this server's environment. */
 	require: (module: ModuleScript) => unknown;
 	/** Runs a Script of this server the way a server starts one (on its own thread); returns the thread. */

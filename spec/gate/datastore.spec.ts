@@ -3,7 +3,9 @@ import { DataStoreService, LogService } from "@rbxts/services";
 import { headlessGate } from "./control";
 
 // Each expectation follows shared/notes/engine-facts.md (the Roblox data store
-// limits page and the OrderedDataStore reference).
+// limits page and the OrderedDataStore reference). Error codes and messages
+// follow the error-code table of the data store docs:
+// https://create.roblox.com/docs/cloud-services/data-stores/error-codes-and-limits
 
 const gate = headlessGate();
 const describeGate = gate ? describe : describe.skip;
@@ -30,7 +32,7 @@ describeGate("the emulated OrderedDataStore", () => {
 			const store = DataStoreService.GetOrderedDataStore("Values");
 			store.SetAsync("a", 5);
 			expect(store.GetAsync("a")).toBe(5);
-			expect(() => store.SetAsync("a", 1.5)).toThrow("104: Cannot store 1.5 in data store");
+			expect(() => store.SetAsync("a", 1.5)).toThrow("104: Can't store 1.5 in DataStore.");
 			expect(() => store.SetAsync("a", "x")).toThrow("104");
 			expect(store.GetAsync("a")).toBe(5);
 		});
@@ -94,12 +96,61 @@ describeGate("the emulated OrderedDataStore", () => {
 			expect(pageKeys(store.GetSortedAsync(true, 100, 4, 6))).toEqual(["k4", "k5", "k6"]);
 		});
 
-		it("refuses page sizes outside 1..100 and bad bounds", () => {
+		it("refuses page sizes outside 1..100 and bad bounds with the table's codes (106, 107)", () => {
 			const store = DataStoreService.GetOrderedDataStore("Pages");
-			expect(() => store.GetSortedAsync(true, 101)).toThrow("PageSize");
-			expect(() => store.GetSortedAsync(true, 0)).toThrow("PageSize");
-			expect(() => store.GetSortedAsync(true, 10, 1.5)).toThrow("must be integers");
-			expect(() => store.GetSortedAsync(true, 10, 5, 1)).toThrow("MaxValue");
+			expect(() => store.GetSortedAsync(true, 101)).toThrow("106: PageSize must be within a predefined range.");
+			expect(() => store.GetSortedAsync(true, 0)).toThrow("106: PageSize must be within a predefined range.");
+			expect(() => store.GetSortedAsync(true, 10, 1.5)).toThrow("106: MinValue must be an integer.");
+			expect(() => store.GetSortedAsync(true, 10, 1, 2.5)).toThrow("106: MaxValue must be an integer.");
+			expect(() => store.GetSortedAsync(true, 10, 5, 1)).toThrow(
+				"107: MaxValue must be greater than or equal to MinValue.",
+			);
+		});
+
+		it("an omitted page size is 50", () => {
+			const store = DataStoreService.GetOrderedDataStore("Pages");
+			fill(store, 60);
+			const loose = store as unknown as { GetSortedAsync: (this: unknown, ascending: boolean) => DataStorePages };
+			expect(pageKeys(loose.GetSortedAsync(true)).size()).toBe(50);
+		});
+	});
+
+	describe("the error-code table", () => {
+		it("101 and 102 for empty and long keys, 104 for a value that is not an integer", () => {
+			const store = DataStoreService.GetOrderedDataStore("Codes");
+			expect(() => store.GetAsync("")).toThrow("101: Key name can't be empty.");
+			expect(() => store.IncrementAsync(string.rep("k", 51))).toThrow(
+				"102: Key name exceeds the 50 character limit.",
+			);
+			expect(() => store.IncrementAsync("a", 0.5)).toThrow("104: Can't store 0.5 in DataStore.");
+		});
+
+		it("103 when an UpdateAsync transform returns a value of another type; nothing is written", () => {
+			const store = DataStoreService.GetOrderedDataStore("Codes");
+			const loose = store as unknown as {
+				UpdateAsync: (this: unknown, key: string, transform: () => unknown) => unknown;
+			};
+			expect(() => loose.UpdateAsync("a", () => "ten")).toThrow("103: Can't allow string in DataStore.");
+			expect(() => loose.UpdateAsync("a", () => 2.5)).toThrow("104: Can't store 2.5 in DataStore.");
+			expect(gate!.dataStore.snapshot("Codes").get("a")).toBeUndefined();
+		});
+
+		it("502 (RequestRejected) by default when the fault plan fails a call", () => {
+			const store = DataStoreService.GetOrderedDataStore("Codes");
+			gate!.dataStore.fault({ method: "GetAsync", failNext: 1 });
+			expect(() => store.GetAsync("a")).toThrow(
+				"502: API Services rejected the request with error HTTP 500 (Internal Server Error).",
+			);
+		});
+
+		it("305 names the request GetSorted when its throttle queue is full", () => {
+			const store = DataStoreService.GetOrderedDataStore("Codes");
+			for (let i = 0; i < 5; i++) store.GetSortedAsync(true, 1);
+			for (let i = 0; i < 30; i++) task.spawn(() => store.GetSortedAsync(true, 1));
+			expect(() => store.GetSortedAsync(true, 1)).toThrow(
+				"305: GetSorted request dropped. Request was throttled but queue was full.",
+			);
+			gate!.dataStore.reset();
 		});
 	});
 
@@ -180,7 +231,7 @@ describeGate("the emulated OrderedDataStore", () => {
 			for (let i = 0; i < 30; i++) store.SetAsync(`k${i}`, i);
 			for (let i = 0; i < 30; i++) task.spawn(() => store.SetAsync(`q${i}`, i));
 			expect(() => store.SetAsync("dropped", 1)).toThrow(
-				"302: SetAsync request dropped. Request was throttled, but throttled request queue was full.",
+				"302: SetAsync request dropped. Request was throttled but queue was full.",
 			);
 			task.wait(61);
 			expect(gate!.dataStore.snapshot("Throttle").get("q29")).toBe(29);

@@ -59,4 +59,57 @@ describeGate("instances in the gate", () => {
 		connection.Disconnect();
 		expect(warnings).toEqual([`Infinite yield possible on 'Lonely:WaitForChild("Never")'`]);
 	});
+
+	it("Clone points ObjectValues inside the copied tree at the copies, and keeps those outside", () => {
+		const outside = new Instance("Folder");
+		const model = new Instance("Folder");
+		const target = new Instance("Folder");
+		target.Name = "Target";
+		target.Parent = model;
+		const inner = new Instance("ObjectValue");
+		inner.Name = "Inner";
+		inner.Value = target;
+		inner.Parent = model;
+		const outer = new Instance("ObjectValue");
+		outer.Name = "Outer";
+		outer.Value = outside;
+		outer.Parent = model;
+		const copy = model.Clone();
+		expect((copy.FindFirstChild("Inner") as ObjectValue).Value).toBe(copy.FindFirstChild("Target"));
+		expect((copy.FindFirstChild("Outer") as ObjectValue).Value).toBe(outside);
+		expect(inner.Value).toBe(target);
+	});
+
+	it("Clone copies a ModuleScript whose source was never read", () => {
+		const module = game
+			.GetService("ServerScriptService")
+			.WaitForChild("Leaderboards")
+			.WaitForChild("spec")
+			.WaitForChild("gate")
+			.WaitForChild("summary") as ModuleScript;
+		const copy = module.Clone() as unknown as { Source: string };
+		expect(copy.Source).toMatch("N passed, N failed");
+	});
+});
+
+describeGate("Enum in the gate", () => {
+	it("Enum.GetEnums lists every Enum, each with its items", () => {
+		const enums = Enum.GetEnums();
+		expect(enums.includes(Enum.CloseReason as unknown as Enum)).toBe(true);
+		expect(enums.includes(Enum.DataStoreRequestType as unknown as Enum)).toBe(true);
+		for (const enumType of enums) expect(enumType.GetEnumItems().size() > 0).toBe(true);
+	});
+
+	// create.roblox.com/docs/reference/engine/enums/CloseReason
+	it("Enum.CloseReason has Roblox's items and values", () => {
+		const items = Enum.CloseReason.GetEnumItems().map((item) => `${item.Name}=${item.Value}`);
+		expect(items).toEqual([
+			"Unknown=0",
+			"RobloxMaintenance=1",
+			"DeveloperShutdown=2",
+			"DeveloperUpdate=3",
+			"ServerEmpty=4",
+			"OutOfMemory=5",
+		]);
+	});
 });

@@ -108,6 +108,28 @@ describeGate("Players, UserService and closing the server", () => {
 	});
 });
 
+describeGate("the close reason", () => {
+	afterEach(() => gate!.reset());
+
+	// create.roblox.com/docs/reference/engine/enums/CloseReason: the first parameter of a
+	// BindToClose callback; Studio always passes DeveloperShutdown.
+	it("BindToClose callbacks receive an Enum.CloseReason, DeveloperShutdown unless told", () => {
+		const reasons: Enum.CloseReason[] = [];
+		game.BindToClose((reason) => reasons.push(reason));
+		gate!.closeServer();
+		gate!.closeServer("ServerEmpty");
+		expect(reasons).toEqual([Enum.CloseReason.DeveloperShutdown, Enum.CloseReason.ServerEmpty]);
+	});
+
+	it("a server started by the gate passes the reason too", () => {
+		const server = gate!.newServer();
+		const reasons: string[] = [];
+		(server.require(closer(server.game)) as (log: string[], name: string) => void)(reasons, "");
+		server.close("RobloxMaintenance");
+		expect(reasons).toEqual(["Enum.CloseReason.RobloxMaintenance"]);
+	});
+});
+
 describeGate("several servers in one universe", () => {
 	afterEach(() => gate!.reset());
 
@@ -153,15 +175,15 @@ describeGate("several servers in one universe", () => {
 		(b.require(closer(b.game)) as (log: string[], name: string) => void)(closed, "b");
 		const [complete] = a.close();
 		expect(complete).toBe(true);
-		expect(closed).toEqual(["a"]);
+		expect(closed).toEqual(["aEnum.CloseReason.DeveloperShutdown"]);
 	});
 });
 
-// A module in `server` whose function binds a close callback there, logging a name.
+// A module in `server` whose function binds a close callback there, logging a name and the reason.
 function closer(server: DataModel): ModuleScript {
 	const module = new Instance("ModuleScript");
 	(module as unknown as { Source: string }).Source =
-		"return function(log, name) game:BindToClose(function() table.insert(log, name) end) end";
+		"return function(log, name) game:BindToClose(function(reason) table.insert(log, name .. tostring(reason)) end) end";
 	module.Parent = server.GetService("ServerStorage");
 	return module;
 }

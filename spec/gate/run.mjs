@@ -25,7 +25,7 @@ import { raiseHeap } from "./heap.mjs";
 // Before luau-web loads: its module would otherwise get a fixed 17 MB heap.
 const HEAP_MEGABYTES = 512;
 raiseHeap(HEAP_MEGABYTES);
-const { LuauState } = await import("luau-web");
+const { LuauState, InternalLuauWasmModule: LuauModule } = await import("luau-web");
 
 const gateDir = dirname(fileURLToPath(import.meta.url));
 const projectDir = resolve(gateDir, "..", "..");
@@ -55,6 +55,27 @@ function parseArgs(argv) {
 	}
 	if (options.roots.length === 0) options.roots.push(["ServerScriptService", "Leaderboards", "spec"]);
 	return options;
+}
+
+// luau-web keeps every Lua value it hands to JavaScript in the Lua registry
+// (and its cache) until released, so each compiled chunk would stay alive for
+// the whole run. The engine releases a chunk (host.unpin) once it holds it.
+function compiler(getState) {
+	const handed = [];
+	return {
+		load(source, chunkName) {
+			const chunk = getState().loadstring(source, chunkName, false);
+			if (typeof chunk === "function") handed.push(chunk);
+			return chunk;
+		},
+		unpin() {
+			for (const chunk of handed.splice(0)) {
+				const value = chunk[LuauModule.LUA_VALUE];
+				value.release();
+				LuauModule.states[value.stateIdx].luaValueCache.delete(value.ref);
+			}
+		},
+	};
 }
 
 function build() {
@@ -91,7 +112,8 @@ function traceMapper() {
 	};
 }
 
-// Runs the gate on the failing fixture: it must exit 1 and name the failure.
+// Runs the gate on the failing fixture: it must exit 1, name the failure, and
+// time the run in wall seconds (jest's own clock is the virtual one).
 function selfCheck() {
 	const root = "ServerScriptService.Leaderboards.spec.gate.fixtures.failing";
 	const result = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--no-build", "--root", root], {
@@ -99,13 +121,19 @@ function selfCheck() {
 		encoding: "utf8",
 	});
 	const output = result.stdout + result.stderr;
-	if (result.status !== 1 || !output.includes("fails on purpose") || !output.includes("0 passed, 1 failed")) {
+	const wallTime = /Time:\s+[\d.]+ s \(virtual time [\d.]+ m?s\)/.test(output);
+	if (
+		result.status !== 1 ||
+		!output.includes("fails on purpose") ||
+		!output.includes("0 passed, 1 failed") ||
+		!wallTime
+	) {
 		process.stdout.write(
 			`gate self-check: a failing spec did not fail the run (exit ${result.status})\n${output}\n0 passed, 1 failed\n`,
 		);
 		process.exit(1);
 	}
-	process.stdout.write("gate self-check: a failing spec fails the run (exit 1, failure printed)\n");
+	process.stdout.write("gate self-check: a failing spec fails the run (exit 1, failure printed, wall time shown)\n");
 }
 
 async function main() {
@@ -116,6 +144,7 @@ async function main() {
 	const colour = process.stdout.isTTY && !process.env.CI;
 	const paint = { MessageWarning: "\x1b[33m", MessageError: "\x1b[31m" };
 	let state;
+	const chunks = compiler(() => state);
 	const env = {
 		__host_read: (path) => {
 			try {
@@ -138,7 +167,8 @@ async function main() {
 				return undefined;
 			}
 		},
-		__host_load: (source, chunkName) => state.loadstring(source, chunkName, false),
+		__host_load: chunks.load,
+		__host_unpin: chunks.unpin,
 		__host_clock: () => performance.now() / 1000,
 		__host_write: (kind, text) => {
 			const mapped = traces.map(String(text));
@@ -162,7 +192,7 @@ async function main() {
 	};
 	state = await LuauState.createAsync(env);
 	const boot = state.loadstring(
-		`local host = { read = __host_read, list = __host_list, load = __host_load, clock = __host_clock,
+		`local host = { read = __host_read, list = __host_list, load = __host_load, unpin = __host_unpin, clock = __host_clock,
 			write = __host_write, fileMap = __host_file_map, engineDir = __engine_dir }
 		local init = host.load(host.read(host.engineDir .. "/init.luau"), "=gate/init")
 		if type(init) ~= "function" then error(init) end

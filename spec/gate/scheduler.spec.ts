@@ -58,6 +58,60 @@ describeGate("the task library on the virtual clock", () => {
 		expect(errors[0]).toMatch("Stack Begin");
 	});
 
+	it("a deferred thread that defers again runs, to a depth of 10 re-deferrals", () => {
+		task.wait(); // from a timer's resumption point, not from inside another deferred thread
+		let depth = 0;
+		const redefer = () => {
+			depth += 1;
+			if (depth < 10) task.defer(redefer);
+		};
+		task.defer(redefer);
+		task.wait();
+		expect(depth).toBe(10);
+	});
+
+	it("two threads deferred from one deferred thread both run, and one deferred before them too", () => {
+		task.wait();
+		const order: string[] = [];
+		task.defer(() => {
+			order.push("first");
+			task.defer(() => order.push("a"));
+			task.defer(() => order.push("b"));
+		});
+		task.defer(() => order.push("unrelated"));
+		task.wait();
+		expect(order).toEqual(["first", "unrelated", "a", "b"]);
+	});
+
+	// create.roblox.com/docs/scripting/events/deferred: "Re-entrancy ... The current limit for
+	// this is 10"; the engine reports "Maximum re-entrancy depth (10) exceeded".
+	it("past Roblox's re-entrancy limit of 10, a re-deferring chain stops with the engine's error", () => {
+		const errors: string[] = [];
+		const connection = LogService.MessageOut.Connect((message, kind) => {
+			if (kind === Enum.MessageType.MessageError) errors.push(message);
+		});
+		task.wait();
+		let depth = 0;
+		const redefer = () => {
+			depth += 1;
+			task.defer(redefer);
+		};
+		task.defer(redefer);
+		task.wait();
+		task.wait();
+		connection.Disconnect();
+		expect(depth).toBe(10);
+		expect(errors).toEqual(["Maximum re-entrancy depth (10) exceeded"]);
+	});
+
+	it("task.cancel on a deferred thread means it never runs", () => {
+		let ran = false;
+		const thread = task.defer(() => (ran = true));
+		task.cancel(thread);
+		task.wait();
+		expect(ran).toBe(false);
+	});
+
 	it("fires Heartbeat once a frame (1/64 s, exact) with the frame's delta", () => {
 		const deltas: number[] = [];
 		const connection = RunService.Heartbeat.Connect((dt) => deltas.push(dt));
