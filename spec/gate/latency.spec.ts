@@ -157,7 +157,7 @@ describeGate("request latency", () => {
 				finished.set(`k${i}`, gate!.now() - started);
 			});
 		expect(() => store.SetAsync("dropped", 1)).toThrow(
-			"302: SetAsync request dropped. Request was throttled, but throttled request queue was full.",
+			"302: SetAsync request dropped. Request was throttled but queue was full.",
 		);
 		connection.Disconnect();
 		expect(gate!.dataStore.throttled()).toBe(30);
