@@ -30,7 +30,8 @@ interface Flight {
  * detached before its write (a submit during the write waits for a later
  * window), each write on its own thread with a RequestSeconds deadline: past it
  * the write counts as failed and its value goes back to the queue while the
- * request may still land. The window ends when every write it started has
+ * request may still land; the queue does not hand the key out again until the
+ * request returns (settle). The window ends when every write it started has
  * resolved. Cost: O(budget x boards).
  */
 export class Flusher implements FlusherStage {
@@ -206,6 +207,10 @@ export class Flusher implements FlusherStage {
 		this.flying += 1;
 		if (this.flying === 1) this.allLanded = new Promise<void>((resolve) => (this.land = resolve));
 		let removed = false;
+		// Past RequestSeconds the value goes back while the request is out: its
+		// key is settled only when the request returns, with what went back.
+		let late = false;
+		let restored = write;
 		task.spawn(() => {
 			const outcome = within(kernel.Scheduler, settings.RequestSeconds, () => {
 				flight.thread = coroutine.running();
@@ -219,16 +224,23 @@ export class Flusher implements FlusherStage {
 					}
 					return writeThrough(backend, board, write);
 				});
-				// A late return only leaves the count: its result was already given up on.
 				this.flights.delete(flight);
 				this.unreturned -= 1;
 				if (!ok) log.debug(`write ${write.Store ?? write.Board} ${write.Key} errored: ${result}`);
-				return ok && result === true;
+				const landed = ok && result === true;
+				if (late) {
+					// Counted failed at its deadline; a late success counts in Written too.
+					if (landed) stats.Written += 1;
+					stages.Queue.settle(restored, landed);
+				}
+				return landed;
 			});
-			if (!outcome.settled)
+			if (!outcome.settled) {
+				late = true;
 				log.debug(
-					`write ${write.Store ?? write.Board} ${write.Key} passed RequestSeconds: counted failed, retried`,
+					`write ${write.Store ?? write.Board} ${write.Key} passed RequestSeconds: counted failed, retried once it returns`,
 				);
+			}
 			const succeeded = outcome.value === true;
 			// The value is back in the queue before the write stops counting as in
 			// flight, so a drain never sees it in neither.
@@ -237,8 +249,10 @@ export class Flusher implements FlusherStage {
 				else {
 					stats.Failed += 1;
 					// A removal that landed is not repeated: only the value after it is retried.
-					stages.Queue.restore(removed ? { ...write, Remove: undefined } : write, draining);
+					if (removed) restored = { ...write, Remove: undefined };
+					stages.Queue.restore(restored, draining);
 				}
+				if (!late) stages.Queue.settle(restored, succeeded);
 			} finally {
 				this.flying -= 1;
 				if (this.flying === 0) this.land?.();

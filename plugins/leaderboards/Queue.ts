@@ -9,12 +9,14 @@ import {
 	Subject,
 	Topics,
 	Warnings,
+	isBetter,
 	keepOf,
 	periodAt,
 	refuseKey,
 	refuseValue,
 	storageName,
 	subjectKey,
+	sumOf,
 } from "./types";
 
 const log = Logger.scope("Leaderboards");
@@ -28,16 +30,25 @@ interface Slot {
 	failures: number;
 	/** remove(): "only" (value unused) or "first" (then value is written). */
 	remove?: "only" | "first";
+	/** Waiting, out of the arrival order, for its key's write to return. */
+	parked?: boolean;
+	/** A write given up on (past RequestSeconds) that went back into this slot: its late success is applied here. */
+	echo?: PendingWrite;
 }
 
 // One board's pending values: a slot per (storage name, key), and the slots in
 // arrival order. A Reset board's submits go to the current period's storage
-// name, found again only when the clock leaves that period's span.
+// name, found again only when the clock leaves that period's span. A key whose
+// write has not returned is `out`: its slot waits parked, off the order, so
+// take() never walks past it, and rejoins the order's end when the write returns.
 class BoardQueue {
 	readonly stores = new Map<string, Map<string, Slot>>();
+	readonly out = new Map<string, Set<string>>();
 	order = new Array<Slot>();
 	head = 0;
+	// Slots in the order, and parked ones.
 	count = 0;
+	parked = 0;
 	// Where submits go now: a storage name, its slots, and the span it holds for
 	// (none yet: a Reset board's first submit finds its period).
 	store: string;
@@ -71,8 +82,33 @@ class BoardQueue {
 
 	enqueue(slot: Slot) {
 		this.slotsOf(slot.store).set(slot.key, slot);
-		this.order.push(slot);
-		this.count += 1;
+		if (this.out.get(slot.store)?.has(slot.key)) {
+			slot.parked = true;
+			this.parked += 1;
+		} else {
+			this.order.push(slot);
+			this.count += 1;
+		}
+	}
+
+	// The key's write returned: its parked slot rejoins the order, or goes (`drop`).
+	release(store: string, key: string, drop: boolean) {
+		const keys = this.out.get(store);
+		keys?.delete(key);
+		if (keys?.isEmpty()) this.out.delete(store);
+		const slots = this.stores.get(store);
+		const slot = slots?.get(key);
+		if (!slots || !slot?.parked) return;
+		slot.parked = undefined;
+		slot.echo = undefined;
+		this.parked -= 1;
+		if (!drop) {
+			this.order.push(slot);
+			this.count += 1;
+			return;
+		}
+		slots.delete(key);
+		if (slots !== this.slots && slots.isEmpty()) this.stores.delete(store);
 	}
 
 	dequeue(): Slot | undefined {
@@ -82,6 +118,12 @@ class BoardQueue {
 		this.count -= 1;
 		const slots = this.stores.get(slot.store)!;
 		slots.delete(slot.key);
+		let keys = this.out.get(slot.store);
+		if (!keys) {
+			keys = new Set();
+			this.out.set(slot.store, keys);
+		}
+		keys.add(slot.key);
 		// A past period's slots go once empty; the current one's stay for the next submit.
 		if (slots !== this.slots && slots.isEmpty()) this.stores.delete(slot.store);
 		// Drop the consumed prefix now and then, so the array does not grow forever.
@@ -100,7 +142,10 @@ class BoardQueue {
  * best of the submitted ones (the newest with KeepBest = false, their sum on a
  * Sum board). A value stays with the period it was submitted in, whenever it is
  * written. submit is O(1) and allocates only for a key not yet pending. Keys
- * leave in arrival order, one per take(), so a window never walks the whole queue.
+ * leave in arrival order, one per take(), so a window never walks the whole
+ * queue; a key whose write has not returned is not taken again until it does
+ * (never two writes for one key), and a late success is applied to what went
+ * back (settle).
  */
 export class Queue implements QueueStage {
 	readonly Name = "Leaderboards.Queue";
@@ -175,7 +220,8 @@ export class Queue implements QueueStage {
 	}
 
 	pendingOn(board: string): number {
-		return this.boards.get(board)?.count ?? 0;
+		const queue = this.boards.get(board);
+		return queue ? queue.count + queue.parked : 0;
 	}
 
 	take(board: string): PendingWrite | undefined {
@@ -206,6 +252,8 @@ export class Queue implements QueueStage {
 			slot.value = 0;
 			slot.failures = 0;
 			slot.remove = "only";
+			// Newer than anything a late write lands.
+			slot.echo = undefined;
 		} else {
 			const periodEnd = queue.board.Period ? queue.until : undefined;
 			queue.enqueue({ store: queue.store, key, until: periodEnd, value: 0, failures: 0, remove: "only" });
@@ -239,6 +287,7 @@ export class Queue implements QueueStage {
 				newer.remove = "first";
 			} else newer.value = keepOf(write.Value, newer.value, config.KeepBest, config.Ascending, config.Sum);
 			newer.failures = failures;
+			newer.echo = write;
 		} else {
 			queue.enqueue({
 				store,
@@ -247,10 +296,38 @@ export class Queue implements QueueStage {
 				value: write.Value,
 				failures,
 				remove: write.Remove,
+				echo: write,
 			});
 			this.added();
 		}
 		return false;
+	}
+
+	settle(write: PendingWrite, landed: boolean) {
+		const queue = this.boards.get(write.Board);
+		if (!queue) return;
+		const store = write.Store ?? write.Board;
+		const slot = queue.stores.get(store)?.get(write.Key);
+		const drop = landed && slot?.echo === write && this.landedOver(queue.board, slot, write);
+		queue.release(store, write.Key, drop);
+		if (drop) this.total -= 1;
+	}
+
+	// Applies a late success to the slot it went back into; true when nothing is left to write.
+	private landedOver(board: Board, slot: Slot, write: PendingWrite): boolean {
+		if (write.Remove) {
+			// The removal landed: a slot holding only it is done, one with a value writes just that.
+			if (slot.remove === "only") return true;
+			slot.remove = undefined;
+			if (write.Remove === "only") return false;
+		}
+		if (board.Sum) {
+			slot.value = sumOf(slot.value, -write.Value);
+			return slot.value === 0 && slot.remove === undefined;
+		}
+		if (slot.remove !== undefined) return false;
+		// The store holds the landed value: keep-newest drops an equal one, keep-best one no better.
+		return board.KeepBest ? !isBetter(slot.value, write.Value, board.Ascending) : slot.value === write.Value;
 	}
 
 	// A Reset board's submits (and removals) go to the current period.

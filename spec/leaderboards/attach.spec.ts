@@ -116,6 +116,8 @@ describe("attach", () => {
 					order.push({ board: write.Board, key: write.Key, value: write.Value });
 					return false;
 				},
+				// Writes here run one at a time: no key is out when another is taken.
+				settle() {},
 				close() {
 					closed = true;
 				},

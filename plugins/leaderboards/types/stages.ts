@@ -115,7 +115,11 @@ export interface QueueStage extends Service {
 	pending(): number;
 	/** Values queued on one board. O(1). */
 	pendingOn(board: string): number;
-	/** Detaches the oldest queued key's value on board for a write. */
+	/**
+	 * Detaches the oldest queued key's value on board for a write. A key taken
+	 * before and not yet settled is never taken (its value stays queued): never
+	 * two writes for one key.
+	 */
 	take(board: string): PendingWrite | undefined;
 	/**
 	 * Puts a failed write back, merged with anything newer, counting the failed
@@ -123,6 +127,15 @@ export interface QueueStage extends Service {
 	 * Returns whether it was dropped.
 	 */
 	restore(write: PendingWrite, draining: boolean): boolean;
+	/**
+	 * The write's backend call returned (landed: it succeeded): its key may be
+	 * taken again. write is what take() gave, or what went to restore(). When it
+	 * was restored before it returned (past RequestSeconds), a late success
+	 * applies to what went back: a Sum board subtracts the landed value, other
+	 * boards drop a value the store now holds or beats. A late failure changes
+	 * nothing. O(1).
+	 */
+	settle(write: PendingWrite, landed: boolean): void;
 	/**
 	 * Queues the removal of a key's stored value (remove()): drops what is queued
 	 * for it, and a later submit queues behind the removal. false after close()
