@@ -365,12 +365,13 @@ export function simulate(gate: HeadlessGate, config: SimulationConfig, onFrame?:
 		checked += 1;
 		if (stored === expected) return;
 		// The expected value itself was dropped, or it was still queued on a server whose drain did not finish.
-		// On the sum board a dropped value is the part of the count that is missing.
+		// On the sum board a dropped value is the part of the count that is missing (never the whole
+		// count when part of it is stored: a drop from another day's period has the same board name).
 		const lost = dropped.find(
 			(d) =>
 				d.board === board &&
 				d.key === tostring(user.id) &&
-				(d.value === expected || (board === "DailyKills" && (stored ?? 0) + d.value === expected)),
+				(board === "DailyKills" ? (stored ?? 0) + d.value === expected : d.value === expected),
 		);
 		const index = user.submittedOn.get(board)!;
 		const drain = servers[index].drained;

@@ -12,17 +12,15 @@ function messageOf(problem: unknown): string {
 }
 
 /**
- * destroy(): refuses new submits, cancels the armed window, releases waiting
- * readers, joins every write in flight, then runs capped windows (the
- * Flusher's own) until the queue is empty or ShutdownSeconds have passed. No
- * write starts at or after that deadline; a write still unresolved then (in
- * flight, or past RequestSeconds and not returned) may land later and counts in
- * InFlight. Drains never drop a value. A window the request budget left empty
- * waits for the budget to refill (it is spent on the same deadline), or for a
- * write past RequestSeconds to return (its key is not written again before); a
- * window whose writes all failed is no progress, and the drain stops. A write
- * still unresolved ends the drain at the deadline: an incomplete result always
- * names its reason. Every
+ * destroy(): refuses new submits, cancels the armed window (the Flusher then
+ * gives up on every write past RequestSeconds: their keys are written now),
+ * releases waiting readers, joins every write in flight, then runs capped
+ * windows (the Flusher's own) until the queue is empty or ShutdownSeconds have
+ * passed. No write starts at or after that deadline; a write still in flight
+ * then may land later and counts in InFlight. Drains never drop a value. A
+ * window the request budget left empty waits for the budget to refill (it is
+ * spent on the same deadline); a window whose writes all failed is no
+ * progress, and the drain stops. An incomplete result always names its reason. Every
  * caller shares one drain and one frozen result; cancelling a caller does not
  * cancel the drain. A backend that calls destroy() from inside one of its
  * writes gets a pending result at once instead of waiting on itself.
@@ -84,19 +82,11 @@ export class Drainer implements DrainerStage {
 				problem = DEADLINE_EXCEEDED;
 			} else if (!joined.ok) {
 				problem = messageOf(joined.problem);
-			} else if (summary!.Attempted === 0 && stages.Flusher.unresolved() > 0) {
-				// Its keys wait for a write past RequestSeconds to return before they are written again.
-				sleep(scheduler, math.min(FAILURE_PAUSE, left())).await();
 			} else if (summary!.Budget > 0 && summary!.Written === 0) {
 				problem = left() <= 0 ? DEADLINE_EXCEEDED : NO_PROGRESS;
 			} else if ((summary!.Failed > 0 || summary!.Budget === 0) && stages.Queue.pending() > 0) {
 				sleep(scheduler, math.min(FAILURE_PAUSE, left())).await();
 			}
-		}
-		// A write given up on long ago may still land: waited for like one in flight, and named when it does not return.
-		while (problem === undefined && stages.Flusher.unresolved() > 0) {
-			if (left() <= 0) problem = DEADLINE_EXCEEDED;
-			else sleep(scheduler, math.min(FAILURE_PAUSE, left())).await();
 		}
 		// A write past RequestSeconds has its value back in the queue: counted once in Remaining.
 		const inFlight = stages.Flusher.unresolved();

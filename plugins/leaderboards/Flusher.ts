@@ -7,9 +7,12 @@ const log = Logger.scope("Leaderboards");
 export const REFILL_SECONDS = 1;
 
 // A write whose backend call has not returned. `thread` runs the call: a backend
-// that calls destroy() from it must not wait on itself.
+// that calls destroy() from it must not wait on itself. `held`: past
+// RequestSeconds, what went back to the queue, until the write returns or the
+// hold ends.
 interface Flight {
 	thread?: thread;
+	held?: { write: PendingWrite; restored: PendingWrite; timer: Promise<void> };
 }
 
 /**
@@ -31,8 +34,10 @@ interface Flight {
  * window), each write on its own thread with a RequestSeconds deadline: past it
  * the write counts as failed and its value goes back to the queue while the
  * request may still land; the queue does not hand the key out again until the
- * request returns (settle). The window ends when every write it started has
- * resolved. Cost: O(budget x boards).
+ * request returns (settle) or, RequestSeconds later, the write is given up on
+ * (Superseded: a transform of it that runs after writes nothing). No window
+ * is armed for held keys alone: releasing one arms the next. The window ends
+ * when every write it started has resolved. Cost: O(budget x boards).
  */
 export class Flusher implements FlusherStage {
 	readonly Name = "Leaderboards.Flusher";
@@ -47,7 +52,7 @@ export class Flusher implements FlusherStage {
 	// window about to run was armed early, continuing the round.
 	private roundLeft = 0;
 	private continuing = false;
-	// Writes whose backend call has not returned (counted: Set.size() walks).
+	// Writes whose backend call has not returned; `unreturned` counts those not given up on (Set.size() walks).
 	private readonly flights = new Set<Flight>();
 	private unreturned = 0;
 	// Writes in flight: started and neither returned nor past RequestSeconds.
@@ -73,6 +78,8 @@ export class Flusher implements FlusherStage {
 		this.disarmed = true;
 		this.armedWindow?.cancel();
 		this.armedWindow = undefined;
+		// A drain is the last chance to write a held key: no more waiting on its late request.
+		for (const flight of this.flights) this.giveUp(flight);
 	}
 
 	inFlight(): number {
@@ -106,8 +113,14 @@ export class Flusher implements FlusherStage {
 			return summary;
 		} finally {
 			this.running = false;
-			if (this.context.stages.Queue.pending() > 0) this.arm(this.pace(summary));
+			if (this.due()) this.arm(this.pace(summary));
 		}
+	}
+
+	// Something is queued that a window could take (not only keys waiting on a late write).
+	private due(): boolean {
+		const queue = this.context.stages.Queue;
+		return queue.pending() > queue.waiting();
 	}
 
 	private window(drain?: DrainLimits, limit = math.huge): WindowSummary {
@@ -207,10 +220,6 @@ export class Flusher implements FlusherStage {
 		this.flying += 1;
 		if (this.flying === 1) this.allLanded = new Promise<void>((resolve) => (this.land = resolve));
 		let removed = false;
-		// Past RequestSeconds the value goes back while the request is out: its
-		// key is settled only when the request returns, with what went back.
-		let late = false;
-		let restored = write;
 		task.spawn(() => {
 			const outcome = within(kernel.Scheduler, settings.RequestSeconds, () => {
 				flight.thread = coroutine.running();
@@ -225,22 +234,21 @@ export class Flusher implements FlusherStage {
 					return writeThrough(backend, board, write);
 				});
 				this.flights.delete(flight);
-				this.unreturned -= 1;
 				if (!ok) log.debug(`write ${write.Store ?? write.Board} ${write.Key} errored: ${result}`);
 				const landed = ok && result === true;
-				if (late) {
+				const held = flight.held;
+				// Given up on, it counts nowhere: what it carried went back to the queue then.
+				if (!write.Superseded) this.unreturned -= 1;
+				if (held) {
+					flight.held = undefined;
+					held.timer.cancel();
 					// Counted failed at its deadline; a late success counts in Written too.
 					if (landed) stats.Written += 1;
-					stages.Queue.settle(restored, landed);
+					stages.Queue.settle(held.restored, landed);
+					this.resume();
 				}
 				return landed;
 			});
-			if (!outcome.settled) {
-				late = true;
-				log.debug(
-					`write ${write.Store ?? write.Board} ${write.Key} passed RequestSeconds: counted failed, retried once it returns`,
-				);
-			}
 			const succeeded = outcome.value === true;
 			// The value is back in the queue before the write stops counting as in
 			// flight, so a drain never sees it in neither.
@@ -249,15 +257,48 @@ export class Flusher implements FlusherStage {
 				else {
 					stats.Failed += 1;
 					// A removal that landed is not repeated: only the value after it is retried.
-					if (removed) restored = { ...write, Remove: undefined };
+					const restored = removed ? { ...write, Remove: undefined } : write;
 					stages.Queue.restore(restored, draining);
+					if (outcome.settled) stages.Queue.settle(restored, false);
+					else this.hold(flight, write, restored);
 				}
-				if (!late) stages.Queue.settle(restored, succeeded);
+				if (succeeded) stages.Queue.settle(write, true);
 			} finally {
 				this.flying -= 1;
 				if (this.flying === 0) this.land?.();
 				resolved(succeeded);
 			}
 		});
+	}
+
+	// A write past RequestSeconds: its key waits RequestSeconds more for the
+	// answer (applied exactly by settle), then is given up on; in a drain, at once.
+	private hold(flight: Flight, write: PendingWrite, restored: PendingWrite) {
+		const { kernel, settings } = this.context;
+		log.debug(
+			`write ${write.Store ?? write.Board} ${write.Key} passed RequestSeconds: counted failed, retried once it returns or in ${settings.RequestSeconds} s`,
+		);
+		const timer = sleep(kernel.Scheduler, settings.RequestSeconds, Priority.Background);
+		flight.held = { write, restored, timer };
+		timer.andThen(() => this.giveUp(flight));
+		if (this.disarmed) this.giveUp(flight);
+	}
+
+	// Stops waiting on a held write: a transform of it that runs from now on
+	// writes nothing, and its key is written again by a later window.
+	private giveUp(flight: Flight) {
+		const held = flight.held;
+		if (!held) return;
+		flight.held = undefined;
+		held.timer.cancel();
+		held.write.Superseded = true;
+		this.unreturned -= 1;
+		this.context.stages.Queue.settle(held.restored, false);
+		this.resume();
+	}
+
+	// A key was released: a window comes FlushSeconds later if none is due.
+	private resume() {
+		if (this.due()) this.arm(this.context.settings.FlushSeconds);
 	}
 }

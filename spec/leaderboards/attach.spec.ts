@@ -118,6 +118,9 @@ describe("attach", () => {
 				},
 				// Writes here run one at a time: no key is out when another is taken.
 				settle() {},
+				waiting() {
+					return 0;
+				},
 				close() {
 					closed = true;
 				},

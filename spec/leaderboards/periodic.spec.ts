@@ -598,6 +598,31 @@ describeGate("periodic and sum boards on the MemoryStore backend", () => {
 		expect(items("CKBoard_Kills")).toEqual([["p1", 5]]);
 	});
 
+	it("a write given up on that lands after its retry began is subtracted by the retry: each kill once", () => {
+		gate!.reset();
+		const boards = attach(new Kernel({ bindToClose: false }), {
+			Boards: { Kills: { Sum: true } },
+			Backend: memoryStoreBackend(),
+			RequestSeconds: 2,
+			SkipLoop: true,
+		});
+		gate!.latency.use({ "MemoryStore.UpdateAsync": { fixed: 5.5 } });
+		boards.submit("Kills", "p1", 5);
+		boards._flush(); // failed at 2 s; it lands at 5.5 s
+		gate!.latency.use({ "MemoryStore.UpdateAsync": { fixed: 3 } });
+		boards.submit("Kills", "p1", 3);
+		task.wait(2.5); // given up at 4 s: the retry carries 8
+		boards._flush(); // starts at 4.5 s; the first lands at 5.5 s, so the retry's update runs again: 10.5 s
+		task.wait(5);
+		expect(gate!.latency.peakInFlight("MemoryStore")).toBe(2);
+		expect(items("CKBoard_Kills")).toEqual([["p1", 8]]);
+		// The retry too was given up on (at 8.5 s) before it landed: its 8 is queued again, and the ledger knows it landed.
+		boards.submit("Kills", "p1", 1);
+		gate!.latency.use("frame");
+		boards._flush();
+		expect(items("CKBoard_Kills")).toEqual([["p1", 9]]);
+	});
+
 	it("a daily sum board rolls: kills before midnight written after it count for their day", () => {
 		gate!.reset();
 		const clock = { now: SUNDAY - 2 };

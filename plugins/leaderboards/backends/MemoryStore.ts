@@ -119,9 +119,9 @@ function statusOf(message: unknown): string | undefined {
  *   ends plus the board's Retention (the write's Lifetime, 45 days at most).
  * - Sum boards add exactly once: the item's value is { Total, Writers }, the
  *   total also being the sort key, and Writers holds each recent server's last
- *   write id (WRITERS_KEPT of them). A write that failed stays in doubt; its
- *   retry (the failed sum merged with newer ones) subtracts what the item says
- *   already landed. The one gap: more than WRITERS_KEPT other servers writing
+ *   write id (WRITERS_KEPT of them). A write is in doubt from its start until
+ *   it succeeds (one the Flusher gave up on stays in doubt); its retry (the
+ *   sum merged with newer ones) subtracts what the item says already landed. The one gap: more than WRITERS_KEPT other servers writing
  *   the same key between a failed-but-landed write and its retry.
  * - sorted reads each shard's head with GetRangeAsync (200 a call at most,
  *   paging with exclusive bounds) and merges them into one ranked page.
@@ -154,7 +154,8 @@ export function memoryStoreBackend(options: MemoryStoreOptions = {}): Backend {
 	const players = options.Players ?? Players;
 
 	// This backend's name in sum items' ledgers, its write counter, and its sum
-	// attempts in doubt per map and key (cleared by a success or a fresh value).
+	// attempts in doubt per map and key (from their start; cleared by a success
+	// the Flusher did not give up on, or a fresh value).
 	const server = HttpService.GenerateGUID(false);
 	let writes = 0;
 	const doubts = new Map<string, Map<string, Array<[string, number]>>>();
@@ -269,6 +270,8 @@ export function memoryStoreBackend(options: MemoryStoreOptions = {}): Backend {
 				writes += 1;
 				attempt = [`${writes}`, value];
 				const id = attempt[0];
+				// In doubt from the start: one the Flusher gives up on may land after a later attempt began.
+				inDoubt.set(key, [...doubted, attempt]);
 				transform = (old) => {
 					const item = sumItem(old, value, doubted, server, id);
 					if (!item) return undefined;
@@ -285,9 +288,13 @@ export function memoryStoreBackend(options: MemoryStoreOptions = {}): Backend {
 			spend(1);
 			const [ok, result] = pcall(() => map.UpdateAsync(key, transform, lifetime));
 			outcome(shard, ok, result);
-			if (inDoubt) {
-				if (ok) inDoubt.delete(key);
-				else inDoubt.set(key, [...(inDoubt.get(key) ?? []), attempt!]);
+			// Settled, unless the Flusher gave up on it (its value is retried): it
+			// carried every earlier attempt; later ones stay in doubt.
+			if (inDoubt && ok && write?.Superseded !== true) {
+				const mine = tonumber(attempt![0])!;
+				const later = (inDoubt.get(key) ?? []).filter(([id]) => tonumber(id)! > mine);
+				if (later.isEmpty()) inDoubt.delete(key);
+				else inDoubt.set(key, later);
 				if (inDoubt.isEmpty()) doubts.delete(board);
 			}
 			if (!ok) error(result, 0);

@@ -78,7 +78,9 @@ export interface Backend {
 	 * `store` is the board's storage name ("Kills", or "Kills@2026-12-06" for a period).
 	 * `sum` (only for a backend that sets `sums`): add value to the stored total.
 	 * `write`: the pending write itself, as data (its Failures, and on a Reset board
-	 * its Lifetime: how long the stored value must live).
+	 * its Lifetime: how long the stored value must live). Its `Superseded` turns
+	 * true if the Flusher gives up on the write while it is out: a transform that
+	 * runs from then on should write nothing (a later write carries the value).
 	 */
 	submit?: (
 		store: string,

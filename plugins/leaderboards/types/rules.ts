@@ -114,10 +114,13 @@ export function isBetter(candidate: number, current: number, ascending: boolean)
 /**
  * The UpdateAsync-shaped updater for a write: the stored total plus the value
  * on a sum board (pure, so a transform that runs again adds once), else the
- * value, or nil (no write) when the stored value is already as good.
+ * value, or nil (no write) when the stored value is already as good or the
+ * Flusher gave up on `write` (Superseded).
  */
-export function updaterFor(value: number, keepBest: boolean, ascending: boolean, sum = false) {
+export function updaterFor(value: number, keepBest: boolean, ascending: boolean, sum = false, write?: PendingWrite) {
 	return (stored: number | undefined): number | undefined => {
+		// Given up on: a later write of the key carries this value.
+		if (write?.Superseded) return undefined;
 		if (sum) return sumOf(stored ?? 0, value);
 		if (keepBest && stored !== undefined && !isBetter(value, stored, ascending)) return undefined;
 		return value;
@@ -133,5 +136,5 @@ export function writeThrough(backend: Backend, board: Board, write: PendingWrite
 	const store = write.Store ?? write.Board;
 	if (backend.submit && (!board.Sum || backend.sums === true))
 		return backend.submit(store, write.Key, write.Value, board.KeepBest, board.Ascending, board.Sum, write);
-	return backend.set!(store, write.Key, updaterFor(write.Value, board.KeepBest, board.Ascending, board.Sum));
+	return backend.set!(store, write.Key, updaterFor(write.Value, board.KeepBest, board.Ascending, board.Sum, write));
 }

@@ -105,6 +105,12 @@ export interface PendingWrite {
 	readonly PeriodEnd?: number;
 	/** On a Reset board: seconds the stored value must live from now, until its period ends plus the board's Retention. */
 	readonly Lifetime?: number;
+	/**
+	 * Set by the Flusher when it gives up on this write (RequestSeconds past its
+	 * deadline): its key is written again by a later window, so a transform that
+	 * runs from then on writes nothing (updaterFor; a custom backend's submit checks it).
+	 */
+	Superseded?: boolean;
 }
 
 /** Queue: resolves subjects, validates values, keeps the best (or newest) pending value per key. */
@@ -115,6 +121,8 @@ export interface QueueStage extends Service {
 	pending(): number;
 	/** Values queued on one board. O(1). */
 	pendingOn(board: string): number;
+	/** Values queued whose key's write has not settled: take() hands them out once it has. O(boards). */
+	waiting(): number;
 	/**
 	 * Detaches the oldest queued key's value on board for a write. A key taken
 	 * before and not yet settled is never taken (its value stays queued): never
@@ -128,12 +136,14 @@ export interface QueueStage extends Service {
 	 */
 	restore(write: PendingWrite, draining: boolean): boolean;
 	/**
-	 * The write's backend call returned (landed: it succeeded): its key may be
-	 * taken again. write is what take() gave, or what went to restore(). When it
-	 * was restored before it returned (past RequestSeconds), a late success
-	 * applies to what went back: a Sum board subtracts the landed value, other
-	 * boards drop a value the store now holds or beats. A late failure changes
-	 * nothing. O(1).
+	 * The write's backend call returned (landed: it succeeded), or the Flusher
+	 * gave up on it (landed false): its key may be taken again. write is what
+	 * take() gave, or what went to restore(). When it was restored before it
+	 * returned (past RequestSeconds), a late success applies to what went back:
+	 * a Sum board subtracts the landed value, other boards drop a value the
+	 * store now holds or beats. A late failure changes nothing. A keep-best
+	 * board remembers what landed and queues no later value that does not beat
+	 * it. O(1).
 	 */
 	settle(write: PendingWrite, landed: boolean): void;
 	/**
@@ -155,13 +165,17 @@ export interface DrainLimits {
 export interface FlusherStage extends Service {
 	/** Runs one capped window now; returns at once if one is running. Yields. */
 	flushNow(): WindowSummary | undefined;
-	/** Runs one capped window on this thread (the Drainer's windows pass limits); it returns once every write it started resolved. Yields. */
+	/**
+	 * Runs one capped window on this thread (the Drainer's windows pass limits,
+	 * and give up first on every write past RequestSeconds: their keys are
+	 * written again now); it returns once every write it started resolved. Yields.
+	 */
 	runWindow(drain?: DrainLimits): WindowSummary;
 	/** Cancels the armed window, stops a running scheduled window before its next write, and arms no more. */
 	disarm(): void;
 	/** Writes in flight: started, neither returned nor past RequestSeconds (their values are out of the queue). O(1). */
 	inFlight(): number;
-	/** Writes whose backend call has not returned, those past RequestSeconds included (they may still land). O(1). */
+	/** Writes whose backend call has not returned, those past RequestSeconds and not yet given up on included (they may still land). O(1). */
 	unresolved(): number;
 	/** Resolves once no write is in flight: each resolves by its RequestSeconds deadline at the latest. */
 	landed(): Promise<void>;
