@@ -41,8 +41,20 @@ const keepBest = (name: string, ascending: boolean): BoardKind => ({
 		held === undefined ? incoming : ascending ? math.min(held, incoming) : math.max(held, incoming),
 });
 
-/** The board kinds every seed runs. Add sum and periodic kinds here as they land. */
-export const BOARD_KINDS: BoardKind[] = [keepBest("High", false), keepBest("Low", true)];
+// A sum board adds every accepted delta. Deltas are never negative here, so a
+// total never falls; a write that failed but landed may add twice on
+// OrderedDataStores (at least once), so the model checks only the floor.
+const sum = (name: string): BoardKind => ({
+	name,
+	config: { Sum: true },
+	possible: (stored) => stored >= 0,
+	covers: (stored, total) => stored >= total,
+	regressed: (before, after) => after < before,
+	merge: (held, incoming) => (held ?? 0) + incoming,
+});
+
+/** The board kinds every seed runs. Add periodic kinds here as they land. */
+export const BOARD_KINDS: BoardKind[] = [keepBest("High", false), keepBest("Low", true), sum("Total")];
 
 /** Where the boards are stored, as the model reads it back. */
 export interface BackendKind {
@@ -78,7 +90,12 @@ export const BACKEND_KINDS: BackendKind[] = [
 		}),
 		stored: (gate, board) => {
 			const stored = new Map<string, number>();
-			for (const item of gate.memoryStore.snapshot(`Model_${board}`)) stored.set(item.key, item.value as number);
+			for (const item of gate.memoryStore.snapshot(`Model_${board}`))
+				// A sum board's item is its total and the writers' ledger.
+				stored.set(
+					item.key,
+					typeIs(item.value, "table") ? (item.value as { Total: number }).Total : (item.value as number),
+				);
 			return stored;
 		},
 		fault: (gate, rule) => gate.memoryStore.fault(rule),
