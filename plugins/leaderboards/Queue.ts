@@ -55,9 +55,6 @@ class BoardQueue {
 	slots: Map<string, Slot>;
 	from = math.huge;
 	until = -math.huge;
-	// A keep-best board's values this server stored under the current storage
-	// name, per key: a submit no better would make a write that changes nothing.
-	readonly stored = new Map<string, number>();
 
 	constructor(readonly board: Board) {
 		this.store = board.Name;
@@ -68,7 +65,6 @@ class BoardQueue {
 	roll(period: PeriodRule, now: number) {
 		const current = periodAt(period, now);
 		if (this.slots.isEmpty()) this.stores.delete(this.store);
-		this.stored.clear();
 		this.store = storageName(this.board.Name, current.Id);
 		this.slots = this.slotsOf(this.store);
 		this.from = current.Start;
@@ -149,10 +145,7 @@ class BoardQueue {
  * leave in arrival order, one per take(), so a window never walks the whole
  * queue; a key whose write has not settled is not taken again until it has
  * (never two writes for one key in a window), and a late success is applied to
- * what went back (settle). A keep-best board remembers what this server
- * stored per key (current period): a submit that does not beat it is
- * accepted and queues nothing, since its write would change nothing. Memory:
- * one number per key this server stored (on a Reset board, this period).
+ * what went back (settle).
  */
 export class Queue implements QueueStage {
 	readonly Name = "Leaderboards.Queue";
@@ -201,12 +194,6 @@ export class Queue implements QueueStage {
 		}
 		this.roll(queue);
 		const slot = queue.slots.get(key);
-		const stored = slot ? undefined : queue.stored.get(key);
-		if (stored !== undefined && !isBetter(value as number, stored, config.Ascending)) {
-			// Accepted, not queued: the store holds a value of this server's at least as good.
-			this.stats.Submitted += 1;
-			return true;
-		}
 		if (slot) {
 			if (slot.remove === "only") {
 				// Submitted after a removal: written after it, whatever was stored.
@@ -266,7 +253,6 @@ export class Queue implements QueueStage {
 		if (this.closed || !queue) return false;
 		// The current period's value goes, as a submit now would land there.
 		this.roll(queue);
-		queue.stored.delete(key);
 		const slot = queue.slots.get(key);
 		if (slot) {
 			slot.value = 0;
@@ -328,22 +314,9 @@ export class Queue implements QueueStage {
 		if (!queue) return;
 		const store = write.Store ?? write.Board;
 		const slot = queue.stores.get(store)?.get(write.Key);
-		if (landed && store === queue.store) this.remember(queue, write, slot);
 		const drop = landed && slot?.echo === write && this.landedOver(queue.board, slot, write);
 		queue.release(store, write.Key, drop);
 		if (drop) this.total -= 1;
-	}
-
-	// A keep-best board keeps what landed under the current storage name; a removal forgets it.
-	private remember(queue: BoardQueue, write: PendingWrite, slot?: Slot) {
-		const { KeepBest, Sum, Ascending } = queue.board;
-		if (!KeepBest || Sum) return;
-		if (slot?.remove || write.Remove === "only") {
-			queue.stored.delete(write.Key);
-			return;
-		}
-		const held = write.Remove ? undefined : queue.stored.get(write.Key);
-		if (held === undefined || isBetter(write.Value, held, Ascending)) queue.stored.set(write.Key, write.Value);
 	}
 
 	// Applies a late success to the slot it went back into; true when nothing is left to write.

@@ -36,8 +36,25 @@ describeGate("the MemoryStore backend", () => {
 			boards.submit("Kills", "a", 8);
 			boards._flush();
 			expect(sortKeys("CKBoard_Kills")).toEqual([["a", 8]]);
-			// The 3 made no write: this server had stored 5.
-			expect(boards.Stats.Written).toBe(2);
+			expect(boards.Stats.Written).toBe(3);
+		});
+
+		it("keep-newest: a write given up on never overwrites the newer value when its request returns", () => {
+			const { boards } = boardsWith({
+				Backend: memoryStoreBackend(),
+				Boards: { Level: { KeepBest: false } },
+				RequestSeconds: 5,
+			});
+			gate!.latency.use({ "MemoryStore.UpdateAsync": { fixed: 30 } });
+			boards.submit("Level", "a", 10);
+			expect(boards._flush().Failed).toBe(1);
+			boards.submit("Level", "a", 3);
+			task.wait(6); // held RequestSeconds more, then given up on
+			gate!.latency.use("frame");
+			expect(boards._flush().Written).toBe(1);
+			expect(sortKeys("CKBoard_Level")).toEqual([["a", 3]]);
+			task.wait(30); // the first request returns: its transform runs, and writes nothing
+			expect(sortKeys("CKBoard_Level")).toEqual([["a", 3]]);
 		});
 
 		it("keeps the smaller on an ascending board, and the newest with KeepBest = false", () => {

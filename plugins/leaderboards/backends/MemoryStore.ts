@@ -278,7 +278,7 @@ export function memoryStoreBackend(options: MemoryStoreOptions = {}): Backend {
 					return $tuple(item as unknown as number, item.Total);
 				};
 			} else {
-				const updater = updaterFor(value, keepBest, ascending);
+				const updater = updaterFor(value, keepBest, ascending, false, write);
 				transform = (old) => {
 					const better = updater(typeIs(old, "number") ? old : undefined);
 					if (better === undefined) return undefined;
