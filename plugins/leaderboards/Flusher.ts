@@ -129,8 +129,9 @@ export class Flusher implements FlusherStage {
 		const boardCount = names.size();
 		const budget = math.min(this.budget(), limit);
 		const slots = math.min(settings.WritesInFlight, budget);
-		// One attempt per key: a board gives at most what it had queued now.
-		const allowance = names.map((board) => stages.Queue.pendingOn(board));
+		// One attempt per key: a board gives at most what it had queued now and
+		// could take (a key waiting on a late write would be a failed key's second turn).
+		const allowance = names.map((board) => stages.Queue.pendingOn(board) - stages.Queue.waiting(board));
 		const tally = { written: 0, failed: 0, flying: 0 };
 		let wake: (() => void) | undefined;
 		const resolved = (ok: boolean) => {

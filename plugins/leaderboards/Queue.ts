@@ -224,7 +224,8 @@ export class Queue implements QueueStage {
 		return queue ? queue.count + queue.parked : 0;
 	}
 
-	waiting(): number {
+	waiting(board?: string): number {
+		if (board !== undefined) return this.boards.get(board)?.parked ?? 0;
 		let parked = 0;
 		for (const [, queue] of this.boards) parked += queue.parked;
 		return parked;
@@ -273,7 +274,8 @@ export class Queue implements QueueStage {
 		if (!queue) return false;
 		const failures = write.Failures + 1;
 		const store = write.Store ?? write.Board;
-		if (!draining && failures >= this.context.settings.MaxWriteAttempts) {
+		// Never while draining: a write launched before destroy() may fail during the drain.
+		if (!draining && !this.closed && failures >= this.context.settings.MaxWriteAttempts) {
 			this.stats.Dropped += 1;
 			const what = write.Remove === "only" ? `the removal of ${write.Key}` : `${write.Key} = ${write.Value}`;
 			log.warn(`dropped ${store} ${what} after ${failures} failed write windows (MaxWriteAttempts)`);

@@ -21,6 +21,20 @@ function queued(count: number, backend = new MemoryBackend(), options: object = 
 }
 
 describe("destroy()", () => {
+	it("never drops: a write in flight when destroy() begins that fails at MaxWriteAttempts is drained", () => {
+		const backend = new MemoryBackend();
+		const { boards } = boardsWith({ backend, MaxWriteAttempts: 1 });
+		backend.slowOnce.set("a", 1);
+		backend.failWrites = 1;
+		boards.submit("Kills", "a", 10);
+		task.spawn(() => boards._flush());
+		task.wait(0.1);
+		const [complete, result] = boards.destroy();
+		expect([complete, result.Remaining]).toEqual([true, 0]);
+		expect(boards.Stats.Dropped).toBe(0);
+		expect(backend.get("Kills", "a")).toBe(10);
+	});
+
 	it("with an empty queue completes at once", () => {
 		const { boards } = boardsWith();
 		const [complete, result] = boards.destroy();

@@ -15,6 +15,17 @@ function slow(seconds: number, options: object = {}) {
 }
 
 describe("late answers", () => {
+	it("one attempt per key per window: a key held behind a late write is no second turn for a failed one", () => {
+		const { boards, backend } = slow(8);
+		boards.submit("Kills", "a", 1);
+		expect(boards._flush().Failed).toBe(1);
+		boards.submit("Kills", "a", 2);
+		boards.submit("Kills", "b", 1);
+		backend.failWrites = 5;
+		expect(boards._flush()).toEqual({ Attempted: 1, Written: 0, Failed: 1, Budget: 30 });
+		expect(backend.writes.filter((w) => w.key === "b").size()).toBe(1);
+	});
+
 	it("keep-newest: a late answer never overwrites a newer value", () => {
 		const { boards, backend } = slow(8, { Boards: { Level: { KeepBest: false } } });
 		boards.submit("Level", "a", 10);

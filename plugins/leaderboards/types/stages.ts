@@ -121,8 +121,11 @@ export interface QueueStage extends Service {
 	pending(): number;
 	/** Values queued on one board. O(1). */
 	pendingOn(board: string): number;
-	/** Values queued whose key's write has not settled: take() hands them out once it has. O(boards). */
-	waiting(): number;
+	/**
+	 * Values queued whose key's write has not settled: take() hands them out once
+	 * it has. On one board O(1), else across all boards O(boards).
+	 */
+	waiting(board?: string): number;
 	/**
 	 * Detaches the oldest queued key's value on board for a write. A key taken
 	 * before and not yet settled is never taken (its value stays queued): never
@@ -131,7 +134,7 @@ export interface QueueStage extends Service {
 	take(board: string): PendingWrite | undefined;
 	/**
 	 * Puts a failed write back, merged with anything newer, counting the failed
-	 * window. At MaxWriteAttempts the value is dropped instead (never while draining).
+	 * window. At MaxWriteAttempts the value is dropped instead (never once destroy() began).
 	 * Returns whether it was dropped.
 	 */
 	restore(write: PendingWrite, draining: boolean): boolean;
