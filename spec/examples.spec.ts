@@ -33,10 +33,12 @@ describeGate("the TypeScript BoardService", () => {
 		kernel.Bus.publish("Combat.Kill", { Player: friend, Profile: { Data: { Kills: 4 } } });
 		service.wipe("999");
 		task.wait(16);
-		expect(service.friendsKills(player)).toEqual([
+		const [friends, unread] = service.friendsKills(player);
+		expect(friends).toEqual([
 			{ Key: "8", Value: 5, Rank: 1, DisplayName: "Bo", Username: "bo" },
 			{ Key: "7", Value: 2, Rank: 2, DisplayName: "Ada", Username: "ada" },
 		]);
+		expect(unread).toBe(0);
 		kernel.Bus.publish("Combat.Kill", session);
 		const result = kernel.stop(); // the drain writes the kill submitted since
 		expect(result.complete).toBe(true);

@@ -31,7 +31,7 @@ interface BoardService {
 	killsOf(player: Player): number | undefined;
 	rankOf(player: unknown): Standing | undefined;
 	aroundMe(player: unknown, count: number): Standing[] | undefined;
-	friendsKills(player: unknown): Entry[] | undefined;
+	friendsKills(player: unknown): LuaTuple<[Entry[] | undefined, number | undefined]>;
 }
 
 interface User {
@@ -285,7 +285,7 @@ export function simulate(gate: HeadlessGate, config: SimulationConfig, onFrame?:
 				name: `P${FOLLOWED - 10_000}`,
 				me: servers[0].service.rankOf(tostring(FOLLOWED)),
 				around: servers[0].service.aroundMe(tostring(FOLLOWED), 2),
-				friends: servers[0].service.friendsKills(tostring(FOLLOWED)),
+				friends: servers[0].service.friendsKills(tostring(FOLLOWED))[0],
 			},
 		};
 	};

@@ -83,10 +83,13 @@ export class BoardService implements Service {
 		return rows && this.boards!.names(rows);
 	}
 
-	/** Yields. The player and their friends who have kills stored, ranked among themselves. */
-	friendsKills(player: Player): Entry[] | undefined {
-		const rows = this.boards!.friends("Kills", player);
-		return rows && this.boards!.names(rows);
+	/**
+	 * Yields. The player and their friends who have kills stored, ranked among themselves, and how many
+	 * of them are not read yet (0: all; a long friend list fills in as the read budget allows: ask again).
+	 */
+	friendsKills(player: Player): LuaTuple<[Entry[] | undefined, number | undefined]> {
+		const [rows, unread] = this.boards!.friends("Kills", player);
+		return $tuple(rows && this.boards!.names(rows), unread);
 	}
 
 	/** Moderation: wipes a cheater's scores (the next flush window removes them; reads hide them at once). */

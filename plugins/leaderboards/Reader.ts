@@ -104,7 +104,7 @@ export class Reader implements ReaderStage {
 	}
 
 	top(board: string, count?: number, period?: string): Entry[] {
-		const config = this.context.settings.boards.get(board);
+		const config = this.warnings.boardOf(this.context.settings, "top", board);
 		if (!config) return [];
 		const [store, periodId] = readPlace(board, config.Period, period, this.context.settings.unixTime);
 		// A count that is not a number (NaN included) means the whole page.
@@ -123,8 +123,8 @@ export class Reader implements ReaderStage {
 	}
 
 	scores(board: string, subjects: ReadonlyArray<Subject>, period?: string): Map<string, number> | undefined {
-		const { backend, boards, unixTime, RequestSeconds } = this.context.settings;
-		const config = boards.get(board);
+		const { backend, unixTime, RequestSeconds } = this.context.settings;
+		const config = this.warnings.boardOf(this.context.settings, "scores", board);
 		if (!config) return new Map();
 		const [store] = readPlace(board, config.Period, period, unixTime);
 		if (!backend.scores) error("Leaderboards: scores() needs a backend with scores(); this backend has none", 2);

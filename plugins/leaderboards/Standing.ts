@@ -7,9 +7,11 @@ import {
 	StandingStage,
 	Subject,
 	Topics,
+	Warnings,
 	isBetter,
 	readPlace,
 	refuseKey,
+	shown,
 	subjectKey,
 	userIdOf,
 } from "./types";
@@ -20,8 +22,10 @@ export const AROUND_DEFAULT = 5;
 export const AROUND_LIMIT = 50;
 /** Friend lists are cached this long, in seconds (by the Clock option). */
 export const FRIENDS_SECONDS = 600;
-/** Each of the stage's caches starts over past this many answers. */
+/** Each of the stage's caches keeps this many answers, and as many older ones (a larger cache's older half goes). */
 export const STANDING_CACHE_LIMIT = 1000;
+/** Stored values a board keeps (per generation) for rank() and friends(): a few players' full friend lists. */
+export const VALUES_LIMIT = 5000;
 
 interface Answer<T> {
 	readonly value: T;
@@ -32,6 +36,8 @@ interface Answer<T> {
 // wait on that read, and a failed read (undefined) is not kept.
 class Answers<T> {
 	private cache = new Map<string, Answer<T>>();
+	// The answers kept before `cache` filled up: found until `cache` fills again.
+	private older = new Map<string, Answer<T>>();
 	private size = 0;
 	private readonly flights = new Map<string, SingleFlight<T | undefined>>();
 	// Bumped by clear(): a read begun before it does not fill the new cache.
@@ -40,11 +46,17 @@ class Answers<T> {
 	constructor(
 		private readonly clock: () => number,
 		private readonly seconds: number,
+		private readonly limit = STANDING_CACHE_LIMIT,
 	) {}
+
+	// The answer and when it was read, at any age. O(1).
+	known(id: string): Answer<T> | undefined {
+		return this.cache.get(id) ?? this.older.get(id);
+	}
 
 	// The answer when cached (at any age when `stale`), else undefined. O(1).
 	cached(id: string, stale: boolean): T | undefined {
-		const answer = this.cache.get(id);
+		const answer = this.known(id);
 		return answer && (stale || this.clock() - answer.at < this.seconds) ? answer.value : undefined;
 	}
 
@@ -52,15 +64,23 @@ class Answers<T> {
 	fetch(id: string, read: () => T | undefined): T | undefined {
 		const fresh = this.cached(id, false);
 		if (fresh !== undefined) return fresh;
+		return this.shared(id, () => {
+			const generation = this.generation;
+			const value = read();
+			if (generation === this.generation && value !== undefined) this.keep(id, value);
+			return value;
+		});
+	}
+
+	// Yields: one read per id at a time, concurrent callers waiting on it; nothing kept.
+	shared(id: string, read: () => T | undefined): T | undefined {
 		let flight = this.flights.get(id);
 		if (!flight) {
 			const generation = this.generation;
 			flight = new SingleFlight(() => {
 				// A read that raises (a replaced stage's error) must not leave its flight for later callers.
 				try {
-					const value = read();
-					if (generation === this.generation && value !== undefined) this.keep(id, value);
-					return value;
+					return read();
 				} finally {
 					if (generation === this.generation) this.flights.delete(id);
 				}
@@ -70,16 +90,26 @@ class Answers<T> {
 		return flight.wait();
 	}
 
+	// Yields: keeps every answer a batch read returns, unless clear() came meanwhile.
+	fill(read: () => Map<string, T> | undefined): Map<string, T> | undefined {
+		const generation = this.generation;
+		const found = read();
+		if (found && generation === this.generation) for (const [id, value] of found) this.keep(id, value);
+		return found;
+	}
+
 	clear() {
 		this.generation += 1;
 		this.cache = new Map();
+		this.older = new Map();
 		this.size = 0;
 		this.flights.clear();
 	}
 
 	private keep(id: string, value: T) {
 		if (!this.cache.has(id)) {
-			if (this.size >= STANDING_CACHE_LIMIT) {
+			if (this.size >= this.limit) {
+				this.older = this.cache;
 				this.cache = new Map();
 				this.size = 0;
 			}
@@ -89,11 +119,17 @@ class Answers<T> {
 	}
 }
 
+// A friends board: the rows read so far, ranked among themselves, and how many of the list are unread.
+interface FriendsBoard {
+	readonly rows: Entry[];
+	readonly unread: number;
+}
+
 // One board's answers: stored values (false: none), ranges, friends boards.
 interface BoardAnswers {
 	readonly values: Answers<number | false>;
 	readonly ranges: Answers<Place[]>;
-	readonly friends: Answers<Entry[]>;
+	readonly friends: Answers<FriendsBoard>;
 	/** Keys with a queued removal not yet landed: shown as having no value. */
 	readonly removing: Set<string>;
 }
@@ -101,12 +137,16 @@ interface BoardAnswers {
 /** GetCurrentPage items of a FriendPages. */
 type FriendItem = { Id: number };
 
+const SUBJECTS = "a Player, a session with a Player, a string, a whole number or a value with __tostring";
+
 /**
  * Where a subject stands, read through the Reader's page cache and the backend
  * contract, every answer cached for the board's CacheSeconds with one read
  * shared by concurrent callers, every read under RequestSeconds. A read that
  * fails, errors or passes its deadline answers nil (and is not cached); after
- * destroy() only cached answers are served.
+ * destroy() only cached answers are served. A subject with no key (or, for
+ * friends, no UserId) and a count that is not a number raise, naming the
+ * argument; an unknown board is nil, with a warning once per name.
  *
  * - rank: the top page (Reader.top) holds the subject: its rank and value;
  *   else its stored value (one scores() read) and no rank.
@@ -114,7 +154,11 @@ type FriendItem = { Id: number };
  *   side; else one backend around() (two OrderedList reads on the default
  *   backend), ranks where the page knows them.
  * - friends: the player's friend list (Players:GetFriendsAsync pages, cached
- *   FRIENDS_SECONDS), then one scores() read for them all.
+ *   FRIENDS_SECONDS); values on the top page cost nothing, the others are
+ *   read with scores(), as many a call as the read budget holds beyond
+ *   WritesPerFlush (or half of it) (unread first, then the stalest past
+ *   CacheSeconds), and kept per key with rank()'s values. The answer ranks
+ *   every value known and says how many of the list are still unread.
  * - remove: queues the removal in the Queue (so it is written, retried and
  *   drained like a write, before anything submitted later), and hides the key
  *   from the Reader's pages and these answers until it lands.
@@ -123,12 +167,13 @@ export class Standing implements StandingStage {
 	readonly Name = "Leaderboards.Standing";
 	private readonly boards = new Map<string, BoardAnswers>();
 	private readonly friendLists: Answers<number[]>;
+	private readonly warnings = new Warnings();
 
 	constructor(private readonly context: StageContext) {
 		const { settings, kernel } = context;
 		for (const [name, board] of settings.boards) {
 			this.boards.set(name, {
-				values: new Answers(settings.clock, board.CacheSeconds),
+				values: new Answers(settings.clock, board.CacheSeconds, VALUES_LIMIT),
 				ranges: new Answers(settings.clock, board.CacheSeconds),
 				friends: new Answers(settings.clock, board.CacheSeconds),
 				removing: new Set(),
@@ -147,22 +192,19 @@ export class Standing implements StandingStage {
 	}
 
 	rank(board: string, subject: Subject): Place | undefined {
-		const config = this.context.settings.boards.get(board);
+		const config = this.boardOf(board, "rank");
 		if (!config) return undefined;
-		const [key] = subjectKey(subject);
-		return key === undefined ? undefined : this.place(config, key, this.page(board));
+		return this.place(config, this.keyOf(subject, "rank"), this.page(board));
 	}
 
 	around(board: string, subject: Subject, count?: number): Place[] | undefined {
 		const { settings, stages } = this.context;
-		const config = settings.boards.get(board);
+		const config = this.boardOf(board, "around");
 		if (!config) return undefined;
-		const size =
-			typeIs(count, "number") && count === count
-				? math.clamp(math.floor(count), 0, AROUND_LIMIT)
-				: AROUND_DEFAULT;
-		const [key] = subjectKey(subject);
-		if (key === undefined) return undefined;
+		if (count !== undefined && (!typeIs(count, "number") || count !== count))
+			error(`Leaderboards: around() count must be a number or nil (got ${shown(count)})`, 3);
+		const size = count !== undefined ? math.clamp(math.floor(count), 0, AROUND_LIMIT) : AROUND_DEFAULT;
+		const key = this.keyOf(subject, "around");
 		const page = this.page(board);
 		const me = this.place(config, key, page);
 		if (!me || me.Value === undefined) return me && [];
@@ -202,57 +244,125 @@ export class Standing implements StandingStage {
 		}));
 	}
 
-	friends(board: string, player: Subject): Entry[] | undefined {
+	friends(board: string, player: Subject): LuaTuple<[Entry[] | undefined, number | undefined]> {
 		const { settings, stages } = this.context;
-		const config = settings.boards.get(board);
-		if (!config) return undefined;
+		const config = this.boardOf(board, "friends");
+		if (!config) return $tuple(undefined, undefined);
 		const [key] = subjectKey(player);
 		const userId = userIdOf(key);
-		if (key === undefined || userId === undefined) return undefined;
+		if (userId === undefined)
+			error(
+				`Leaderboards: friends() player must be a Player, a session with a Player or a UserId (got ${shown(player)})`,
+				3,
+			);
 		if (!settings.backend.scores)
 			error("Leaderboards: friends() needs a backend with scores(); this backend has none", 2);
 		if (!settings.players.GetFriendsAsync)
 			error("Leaderboards: friends() needs Players with GetFriendsAsync (the Players option)", 2);
+		const destroyed = stages.Drainer.destroyed();
+		const ids = destroyed ? this.friendLists.cached(tostring(userId), true) : this.friendsOf(userId);
+		if (!ids) return $tuple(undefined, undefined);
+		const keys = [key!];
+		for (const id of ids) if (id !== userId) keys.push(tostring(id));
 		const answers = this.boards.get(board)!;
-		const id = `${this.storageOf(config)}:${key}`;
-		const rows = stages.Drainer.destroyed()
-			? answers.friends.cached(id, true)
-			: answers.friends.fetch(id, () => {
-					const ids = this.friendsOf(userId);
-					if (!ids) return undefined;
-					const keys = [key];
-					for (const id of ids) keys.push(tostring(id));
-					const found = this.within(() => stages.Reader.scores(board, keys));
-					if (!found) return undefined;
-					const rows = new Array<Entry>();
-					for (const friend of keys) {
-						const value = found.get(friend);
-						if (value !== undefined && !answers.removing.has(friend))
-							rows.push({ Key: friend, Value: value, Rank: 0 });
-					}
-					rows.sort((a, b) =>
-						a.Value !== b.Value ? isBetter(a.Value, b.Value, config.Ascending) : a.Key < b.Key,
-					);
-					rows.forEach((row, i) => (row.Rank = i + 1));
-					return rows;
-				});
-		return rows?.map((row) => ({ Key: row.Key, Value: row.Value, Rank: row.Rank }));
+		const answer = destroyed
+			? this.friendsBoard(config, keys, false)
+			: answers.friends.shared(`${this.storageOf(config)}:${key}`, () => this.friendsBoard(config, keys, true));
+		if (!answer) return $tuple(undefined, undefined);
+		const rows = answer.rows.map((row) => ({ Key: row.Key, Value: row.Value, Rank: row.Rank }));
+		return $tuple(rows, answer.unread);
 	}
 
 	remove(board: string, subject: Subject): boolean {
 		const { settings, stages } = this.context;
-		const answers = this.boards.get(board);
-		if (!answers) return false;
+		if (!this.boardOf(board, "remove")) return false;
 		if (!settings.backend.remove)
 			error("Leaderboards: remove() needs a backend with remove(); this backend has none", 2);
-		const [key] = subjectKey(subject);
-		if (key === undefined || refuseKey(key, settings.backend.maxKeyLength) !== undefined) return false;
+		const [key, junk] = subjectKey(subject);
+		const refusal = junk !== undefined ? `the subject is ${junk}` : refuseKey(key!, settings.backend.maxKeyLength);
+		if (refusal !== undefined) {
+			this.warnings.once(board, `remove ${refusal}`, `remove() refused, ${refusal}`);
+			return false;
+		}
 		if (!stages.Queue.remove) error("Leaderboards: remove() needs a Queue stage with remove()", 2);
-		if (!stages.Queue.remove(board, key)) return false;
-		stages.Reader.forget?.(board, key);
-		answers.removing.add(key);
+		if (!stages.Queue.remove(board, key!)) return false;
+		stages.Reader.forget?.(board, key!);
+		const answers = this.boards.get(board)!;
+		answers.removing.add(key!);
 		this.forget(answers);
 		return true;
+	}
+
+	private boardOf(board: string, call: string): Board | undefined {
+		return this.warnings.boardOf(this.context.settings, call, board);
+	}
+
+	// The subject's storage key; a subject with none is the game's bug: raised at its call, naming it.
+	private keyOf(subject: Subject, call: string): string {
+		const [key, junk] = subjectKey(subject);
+		if (key === undefined) error(`Leaderboards: ${call}() subject is ${junk}: pass ${SUBJECTS}`, 4);
+		return key;
+	}
+
+	// The friends board of `keys` (the player first): each key's value from the top page, else as
+	// last read; when `read`, one scores() read of the keys the budget grants, unread first.
+	private friendsBoard(config: Board, keys: string[], read: boolean): FriendsBoard | undefined {
+		const answers = this.boards.get(config.Name)!;
+		const store = this.storageOf(config);
+		const onPage = new Map<string, number>();
+		for (const entry of this.page(config.Name)) onPage.set(entry.Key, entry.Value);
+		if (read) {
+			const now = this.context.settings.clock();
+			const unread = new Array<string>();
+			const stale = new Array<{ key: string; at: number }>();
+			for (const key of keys) {
+				if (answers.removing.has(key) || onPage.has(key)) continue;
+				const last = answers.values.known(`${store}:${key}`);
+				if (!last) unread.push(key);
+				else if (now - last.at >= config.CacheSeconds) stale.push({ key, at: last.at });
+			}
+			stale.sort((a, b) => a.at < b.at);
+			const chunk = new Array<string>();
+			const grant = this.readGrant(keys.size());
+			for (const key of unread) if (chunk.size() < grant) chunk.push(key);
+			for (const row of stale) if (chunk.size() < grant) chunk.push(row.key);
+			if (!chunk.isEmpty() && !this.readValues(config, store, chunk)) return undefined;
+		}
+		const rows = new Array<Entry>();
+		let unread = 0;
+		for (const key of keys) {
+			if (answers.removing.has(key)) continue;
+			const value = onPage.get(key) ?? answers.values.known(`${store}:${key}`)?.value;
+			if (value === undefined) unread += 1;
+			else if (value !== false) rows.push({ Key: key, Value: value, Rank: 0 });
+		}
+		rows.sort((a, b) => (a.Value !== b.Value ? isBetter(a.Value, b.Value, config.Ascending) : a.Key < b.Key));
+		rows.forEach((row, i) => (row.Rank = i + 1));
+		return { rows, unread };
+	}
+
+	// Keys one friends() read may take: what the read budget holds now less WritesPerFlush (half the
+	// budget when it holds less), kept for the next window's writes (UpdateAsync spends the same
+	// OrderedRead budget), rank() and scores(). No readBudget: every key.
+	private readGrant(keys: number): number {
+		const { settings } = this.context;
+		const budget = settings.backend.readBudget?.();
+		if (!typeIs(budget, "number") || budget !== budget) return keys;
+		const held = math.floor(budget);
+		return math.max(0, held - math.min(settings.WritesPerFlush, math.floor(held / 2)));
+	}
+
+	// One scores() read of `keys` into the board's values (false: nothing stored); false when it failed.
+	private readValues(config: Board, store: string, keys: string[]): boolean {
+		const { stages } = this.context;
+		const found = this.boards.get(config.Name)!.values.fill(() => {
+			const stored = this.within(() => stages.Reader.scores(config.Name, keys));
+			if (!stored) return undefined;
+			const values = new Map<string, number | false>();
+			for (const key of keys) values.set(`${store}:${key}`, stored.get(key) ?? false);
+			return values;
+		});
+		return found !== undefined;
 	}
 
 	// Removals are rare: every cached answer of the board goes.

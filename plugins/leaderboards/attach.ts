@@ -18,8 +18,10 @@ import {
 	Standing as Place,
 	Stats,
 	Subject,
+	Warnings,
 	WindowSummary,
 	periodFor,
+	refusePeriodArgument,
 } from "./types";
 
 const log = Logger.scope("Leaderboards");
@@ -37,6 +39,7 @@ export class Leaderboards<B extends string = string> implements Service {
 	readonly Name = "Leaderboards";
 	// The first submit checks the kernel was started (see submit()); later ones skip it.
 	private startChecked = false;
+	private readonly warnings = new Warnings();
 
 	constructor(
 		private readonly kernel: Kernel,
@@ -69,16 +72,22 @@ export class Leaderboards<B extends string = string> implements Service {
 		return this.stages.Reader.scores(board, subjects, period);
 	}
 
-	/** A Reset board's period { Id, Start, Finish } (Unix seconds): "current" (the default), "previous" or an id. nil on an all-time board or for an id that names no period. */
+	/**
+	 * A Reset board's period { Id, Start, Finish } (Unix seconds): "current" (the default), "previous" or an id.
+	 * nil on an all-time or unknown board or for an id that names no period; raises for a which that is not a string.
+	 */
 	period(board: B, which?: string): Period | undefined {
-		const rule = this.settings.boards.get(board)?.Period;
+		refusePeriodArgument(which, 3);
+		const rule = this.warnings.boardOf(this.settings, "period", board)?.Period;
 		return rule && periodFor(rule, which, this.settings.unixTime());
 	}
 
-	/** Seconds until a Reset board rolls to its next period (for a countdown); nil on an all-time board. */
+	/** Seconds until a Reset board rolls to its next period (for a countdown); nil on an all-time or unknown board. */
 	secondsUntilRoll(board: B): number | undefined {
-		const current = this.period(board);
-		return current && current.Finish - this.settings.unixTime();
+		const rule = this.warnings.boardOf(this.settings, "secondsUntilRoll", board)?.Period;
+		const now = this.settings.unixTime();
+		const current = rule && periodFor(rule, undefined, now);
+		return current && current.Finish - now;
 	}
 
 	/**
@@ -99,10 +108,12 @@ export class Leaderboards<B extends string = string> implements Service {
 	}
 
 	/**
-	 * Yields. The player and their friends who have a stored value, ranked among
-	 * themselves. nil when a read failed, the board is unknown or the subject is no UserId.
+	 * Yields. The player and their friends who have a stored value, ranked among themselves, as far as
+	 * read: each call reads what the read budget grants, so a long list fills in over calls. The second
+	 * value counts the player and friends not read yet (0: complete). nil when a read failed or the board
+	 * is unknown; raises when player is no Player, session with a Player or UserId.
 	 */
-	friends(board: B, player: Subject): Entry[] | undefined {
+	friends(board: B, player: Subject): LuaTuple<[Entry[] | undefined, number | undefined]> {
 		return this.stages.Standing.friends(board, player);
 	}
 

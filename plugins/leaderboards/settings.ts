@@ -12,6 +12,7 @@ import {
 	ResetSchedule,
 	Settings,
 	WEEKDAYS,
+	shown,
 	storageName,
 } from "./types";
 
@@ -65,10 +66,7 @@ const STAGE_KEYS = new Set(["Queue", "Flusher", "Reader", "NameResolver", "Drain
 const BACKEND_FUNCTIONS = ["submit", "set", "budget", "scores", "readBudget", "remove", "around"] as const;
 
 function fail(field: string, problem: string, value: unknown): never {
-	error(
-		`Leaderboards.attach: ${field} ${problem} (got ${typeIs(value, "string") ? `"${value}"` : tostring(value)})`,
-		4,
-	);
+	error(`Leaderboards.attach: ${field} ${problem} (got ${shown(value)})`, 4);
 }
 
 // A function, or a table with __call (a jest.fn mock, jest's fake os.clock).

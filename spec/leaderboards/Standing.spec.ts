@@ -11,7 +11,7 @@ import {
 	memoryStoreBackend,
 } from "../../plugins/leaderboards";
 import { headlessGate } from "../gate/control";
-import { manualClock } from "../kernel/doubles";
+import { captureLogs, manualClock } from "../kernel/doubles";
 import { MemoryBackend, boardsWith } from "./doubles";
 
 // p1..pN on Kills, pI holding I: p N ranks first.
@@ -251,10 +251,10 @@ describe("around()", () => {
 		expect(backend.aroundCalls).toBe(3);
 	});
 
-	it("count: 5 when not a number, at most 50 a side, 0 is the subject alone", () => {
+	it("count: 5 when nil, floored, at most 50 a side, 0 or less is the subject alone", () => {
 		const { boards } = boardsWith({ backend: seeded(200), Boards: { Kills: { MaxEntries: 10 } } });
 		expect(boards.around("Kills", "p100")!.size()).toBe(11);
-		expect(boards.around("Kills", "p100", 0 / 0)!.size()).toBe(11);
+		expect(boards.around("Kills", "p100", 2.9)!.size()).toBe(5);
 		expect(boards.around("Kills", "p100", 1000)!.size()).toBe(101);
 		expect(boards.around("Kills", "p100", 0)).toEqual([{ Key: "p100", Value: 100 }]);
 		expect(boards.around("Kills", "p100", -3)).toEqual([{ Key: "p100", Value: 100 }]);
@@ -299,14 +299,86 @@ describe("friends()", () => {
 		store.set("3", 20);
 		store.set("9", 99);
 		const { players, calls } = friendsDouble(new Map([[1, [2, 3, 4, 5, 6]]]));
-		const { boards } = boardsWith({ backend, Players: players });
-		expect(boards.friends("Kills", 1)).toEqual([
+		const { boards } = boardsWith({ backend, Players: players, Boards: { Kills: { MaxEntries: 1 } } });
+		const [rows, unread] = boards.friends("Kills", 1);
+		expect(rows).toEqual([
 			{ Key: "2", Value: 30, Rank: 1 },
 			{ Key: "3", Value: 20, Rank: 2 },
 			{ Key: "1", Value: 10, Rank: 3 },
 		]);
+		expect(unread).toBe(0);
 		expect(backend.scoresCalls).toBe(1);
 		expect(calls.requests).toBe(3);
+	});
+
+	it("values on the loaded top page cost no read: only friends past it are read", () => {
+		const backend = seeded(0);
+		const store = backend.storeOf("Kills");
+		for (const [key, value] of [
+			["1", 10],
+			["2", 30],
+			["3", 20],
+		] as const)
+			store.set(key, value);
+		const { players } = friendsDouble(new Map([[1, [2, 3, 4, 5]]]));
+		const { boards } = boardsWith({ backend, Players: players });
+		boards.top("Kills");
+		expect(keysOf(boards.friends("Kills", 1)[0]!)).toEqual(["2", "3", "1"]);
+		expect(backend.keysRead).toBe(2);
+	});
+
+	it("a list past the read budget: what was read, ranked, and how many are unread; later calls fill it in", () => {
+		const time = manualClock();
+		const backend = new MemoryBackend();
+		// 70 held: 40 for friends(), WritesPerFlush (30) kept.
+		backend.readBudgetValue = 70;
+		const friends = new Array<number>();
+		for (let id = 2; id <= 100; id++) friends.push(id);
+		for (let id = 1; id <= 100; id++) backend.storeOf("Kills").set(tostring(id), id);
+		const { players } = friendsDouble(new Map([[1, friends]]), 50);
+		const { boards } = boardsWith({
+			backend,
+			Players: players,
+			Clock: time.clock,
+			Boards: { Kills: { MaxEntries: 1 } },
+		});
+		// The page holds "100"; the player is read first, then the list in order.
+		const [first, left] = boards.friends("Kills", 1);
+		expect(left).toBe(100 - 1 - 40);
+		expect(first!.size()).toBe(41);
+		expect(first![0]).toEqual({ Key: "100", Value: 100, Rank: 1 });
+		expect(first![40]).toEqual({ Key: "1", Value: 1, Rank: 41 });
+		expect(backend.keysRead).toBe(40);
+		const [, after] = boards.friends("Kills", 1);
+		expect(after).toBe(19);
+		const [all, none] = boards.friends("Kills", 1);
+		expect([all!.size(), none]).toEqual([100, 0]);
+		expect(backend.keysRead).toBe(99);
+		// Complete and fresh: no read. Past CacheSeconds the stalest are read again, 40 a call.
+		boards.friends("Kills", 1);
+		expect(backend.keysRead).toBe(99);
+		time.advance(60);
+		backend.storeOf("Kills").set("1", 1000);
+		const [again, stillNone] = boards.friends("Kills", 1);
+		expect(backend.keysRead).toBe(139);
+		expect([again![0], stillNone]).toEqual([{ Key: "1", Value: 1000, Rank: 1 }, 0]);
+	});
+
+	it("leaves WritesPerFlush of the read budget (half of it when it holds less) to writes and other reads", () => {
+		const backend = new MemoryBackend();
+		backend.readBudgetValue = 50;
+		const friends = new Array<number>();
+		for (let id = 2; id <= 40; id++) friends.push(id);
+		const { players } = friendsDouble(new Map([[1, friends]]), 50);
+		const { boards } = boardsWith({ backend, Players: players, WritesPerFlush: 20 });
+		expect(boards.friends("Kills", 1)[1]).toBe(40 - 30);
+		backend.readBudgetValue = 11;
+		expect(boards.friends("Kills", 1)[1]).toBe(10 - 6);
+		backend.readBudgetValue = 1;
+		expect(boards.friends("Kills", 1)[1]).toBe(3);
+		backend.readBudgetValue = 0;
+		expect(boards.friends("Kills", 1)[1]).toBe(3);
+		expect(backend.keysRead).toBe(37);
 	});
 
 	it("cached for CacheSeconds; the friend list for FRIENDS_SECONDS", () => {
@@ -324,41 +396,62 @@ describe("friends()", () => {
 		expect(calls.requests).toBe(1);
 	});
 
+	it("concurrent callers for one player share one read", () => {
+		const backend = new MemoryBackend();
+		backend.lookupSeconds = 1;
+		backend.storeOf("Kills").set("1", 5);
+		const { players } = friendsDouble(new Map([[1, [2]]]));
+		const { boards } = boardsWith({ backend, Players: players });
+		let other: unknown;
+		task.spawn(() => (other = boards.friends("Kills", 1)[0]));
+		expect(boards.friends("Kills", 1)[0]).toEqual([{ Key: "1", Value: 5, Rank: 1 }]);
+		expect(other).toEqual([{ Key: "1", Value: 5, Rank: 1 }]);
+		expect(backend.scoresCalls).toBe(1);
+	});
+
 	it("a failed friends request or scores read is nil, never an error; then a retry", () => {
 		const backend = new MemoryBackend();
 		backend.storeOf("Kills").set("1", 5);
 		const { players, calls } = friendsDouble(new Map([[1, [2]]]));
 		const { boards } = boardsWith({ backend, Players: players });
 		calls.fail = 1;
-		expect(boards.friends("Kills", 1)).toBeUndefined();
+		expect(boards.friends("Kills", 1)[0]).toBeUndefined();
 		backend.failScores = true;
-		expect(boards.friends("Kills", 1)).toBeUndefined();
+		expect(boards.friends("Kills", 1)[0]).toBeUndefined();
 		backend.failScores = false;
-		expect(boards.friends("Kills", 1)).toEqual([{ Key: "1", Value: 5, Rank: 1 }]);
+		expect(boards.friends("Kills", 1)[0]).toEqual([{ Key: "1", Value: 5, Rank: 1 }]);
 	});
 
-	it("nil for an unknown board or a subject that is no UserId; errors without GetFriendsAsync", () => {
+	it("nil for an unknown board; errors for a player that is no UserId and without GetFriendsAsync", () => {
 		const { players } = friendsDouble(new Map());
 		const { boards } = boardsWith({ Players: players });
-		expect(boards.friends("Nope", 1)).toBeUndefined();
-		expect(boards.friends("Kills", "guild")).toBeUndefined();
-		expect(boards.friends("Kills", 0)).toBeUndefined();
+		const logs = captureLogs();
+		expect(boards.friends("Nope", 1)[0]).toBeUndefined();
+		logs.restore();
+		expect(logs.messages("warn")).toEqual([
+			'[Leaderboards] "Nope": friends() names no board (the boards: BestTime, Kills); this warning shows once per board',
+		]);
+		expect(() => boards.friends("Kills", "guild")).toThrow(
+			'Leaderboards: friends() player must be a Player, a session with a Player or a UserId (got "guild")',
+		);
+		expect(() => boards.friends("Kills", 0)).toThrow("(got 0)");
 		const { boards: bare } = boardsWith({
 			Players: { GetPlayerByUserId: () => undefined } as unknown as PlayerLookup,
 		});
 		expect(() => bare.friends("Kills", 1)).toThrow("GetFriendsAsync");
 	});
 
-	it("after destroy(): cached answers only", () => {
+	it("after destroy(): what was read only", () => {
 		const backend = new MemoryBackend();
 		backend.storeOf("Kills").set("1", 5);
 		const { players, calls } = friendsDouble(new Map([[1, [2]]]));
 		const { boards } = boardsWith({ backend, Players: players });
 		boards.friends("Kills", 1);
 		boards.destroy();
-		expect(boards.friends("Kills", 1)?.size()).toBe(1);
-		expect(boards.friends("Kills", 2)).toBeUndefined();
+		expect(boards.friends("Kills", 1)[0]?.size()).toBe(1);
+		expect(boards.friends("Kills", 2)[0]).toBeUndefined();
 		expect(calls.requests).toBe(1);
+		expect(backend.scoresCalls).toBe(1);
 	});
 });
 
@@ -592,18 +685,7 @@ describe("rank, around, friends and remove on the default backend (OrderedDataSt
 		expect(gate.dataStore.snapshot("CKBoard_Kills").get("p3")).toBeUndefined();
 	});
 
-	it("friends() with more keys than the OrderedRead budget holds now is nil, not throttled", () => {
-		if (!gate) return;
-		gate.reset();
-		for (let id = 2; id <= 150; id++) gate.friends.befriend(1, id);
-		const player = gate.players.join({ UserId: 1, Name: "one" });
-		const boards = boardsOn();
-		// One player: 100 OrderedRead a minute, and 150 keys to read.
-		expect(boards.friends("Kills", player)).toBeUndefined();
-		expect(gate.dataStore.throttled()).toBe(0);
-	});
-
-	it("friends() reads GetFriendsAsync pages, then one BatchGetAsync per 100 keys", () => {
+	it("friends() reads GetFriendsAsync pages, then BatchGetAsync calls of at most 100 keys", () => {
 		if (!gate) return;
 		gate.reset();
 		DataStoreService.SetRateLimitForRequestType(Enum.DataStoreRequestType.OrderedWrite, 10_000, 0);
@@ -614,14 +696,59 @@ describe("rank, around, friends and remove on the default backend (OrderedDataSt
 		for (let id = 1; id <= 150; id += 10) store.SetAsync(tostring(id), id);
 		const player = gate.players.join({ UserId: 1, Name: "one" });
 		const boards = boardsOn();
-		const rows = boards.friends("Kills", player)!;
-		expect(rows.size()).toBe(15);
-		expect(rows[0]).toEqual({ Key: "141", Value: 141, Rank: 1 });
-		expect(rows.find((row) => row.Key === "1")).toEqual({ Key: "1", Value: 1, Rank: 15 });
+		const [rows, unread] = boards.friends("Kills", player);
+		expect(unread).toBe(0);
+		expect(rows!.size()).toBe(15);
+		expect(rows![0]).toEqual({ Key: "141", Value: 141, Rank: 1 });
+		expect(rows!.find((row) => row.Key === "1")).toEqual({ Key: "1", Value: 1, Rank: 15 });
+		// The 10 on the page cost nothing: 140 keys read.
 		expect(gate.dataStore.calls("BatchGetAsync")).toBe(2);
 		expect(gate.friends.calls()).toBe(math.ceil(149 / gate.friends.perPage));
 		expect(Players.GetPlayerByUserId(1)).toBe(player);
 	});
+
+	// A player with `friends` friends (every third with kills) on a server of `online` players, asking
+	// every 10 s as a friends board would: each answer within the budget, never throttled, complete in the end.
+	for (const [friends, online] of [
+		[200, 1],
+		[200, 20],
+		[1000, 1],
+		[1000, 20],
+	]) {
+		it(`friends() of ${friends} friends on a ${online}-player server: answers at once, fills in, never throttled`, () => {
+			if (!gate) return;
+			gate.reset();
+			DataStoreService.SetRateLimitForRequestType(Enum.DataStoreRequestType.OrderedWrite, 10_000, 0);
+			const store = DataStoreService.GetOrderedDataStore("CKBoard_Kills");
+			for (let id = 2; id <= friends + 1; id++) gate.friends.befriend(1, id);
+			for (let id = 1; id <= friends + 1; id += 3) task.spawn(() => store.SetAsync(tostring(id), id));
+			task.wait(1);
+			DataStoreService.SetRateLimitForRequestType(Enum.DataStoreRequestType.OrderedWrite, 30, 5);
+			const player = gate.players.join({ UserId: 1, Name: "one" });
+			for (let i = 2; i <= online; i++) gate.players.join({ UserId: 100_000 + i });
+			const boards = boardsOn(100);
+			const logs = captureLogs();
+			const answers = new Array<number>();
+			for (;;) {
+				const [rows, unread] = boards.friends("Kills", player);
+				expect(gate.dataStore.throttled()).toBe(0);
+				answers.push(rows!.size());
+				if (unread === 0) break;
+				task.wait(10);
+			}
+			logs.restore();
+			expect(logs.messages("warn")).toEqual([]);
+			expect(answers[answers.size() - 1]).toBe(math.ceil((friends + 1) / 3));
+			// An answer at the first call, growing with each.
+			expect(answers[0]).toBeGreaterThan(0);
+			const perMinute = 60 + 40 * online;
+			// Every key not on the page read once: the budget's first minute, then its refill.
+			const unread = friends + 1 - math.min(100, math.ceil((friends + 1) / 3));
+			const seconds = math.max(0, unread - perMinute) / (perMinute / 60);
+			expect(answers.size()).toBeLessThanOrEqual(math.ceil(seconds / 10) + 2);
+			// Virtual time: up to 9 minutes of asking.
+		}, 900_000);
+	}
 });
 
 describe("around and remove on the MemoryStore backend (range bounds)", () => {

@@ -15,6 +15,10 @@ export class MemoryBackend {
 	readonly writes = new Array<{ board: string; key: string; value: number; thread: thread }>();
 	sortedCalls = 0;
 	scoresCalls = 0;
+	/** Keys every scores read asked for, in all. */
+	keysRead = 0;
+	/** readBudget() answer; undefined leaves readBudget out of the backend. */
+	readBudgetValue?: number;
 	/** Seconds each write yields before it lands. */
 	writeSeconds = 0;
 	/** The next write of each key here yields these seconds instead of writeSeconds (once). */
@@ -108,6 +112,7 @@ export class MemoryBackend {
 			sorted: (board, ascending, count) => this.sorted(board, ascending, count),
 			scores: (board, keys) => {
 				this.scoresCalls += 1;
+				this.keysRead += keys.size();
 				if (this.scoresSeconds > 0) task.wait(this.scoresSeconds);
 				if (this.hangScores > 0) {
 					this.hangScores -= 1;
@@ -123,6 +128,7 @@ export class MemoryBackend {
 				return result;
 			},
 			budget: this.budgetValue !== undefined ? () => this.budgetValue : undefined,
+			readBudget: this.readBudgetValue !== undefined ? () => this.readBudgetValue : undefined,
 			remove: (board, key) => {
 				this.removes.push({ board, key });
 				if (this.failRemoves > 0) {

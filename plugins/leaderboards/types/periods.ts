@@ -152,6 +152,12 @@ export function periodFor(rule: PeriodRule, which: string | undefined, time: num
 	return periodNamed(rule, which);
 }
 
+/** Raises (at `level`, as error() counts it from here) for a period argument that is not a string or nil. */
+export function refusePeriodArgument(which: unknown, level: number): asserts which is string | undefined {
+	if (which !== undefined && !typeIs(which, "string"))
+		error(`Leaderboards: a period is "current", "previous" or a period id (got ${tostring(which)})`, level);
+}
+
 /**
  * Where a read of a board goes: its storage name and the period id (nil on an
  * all-time board). Raises, at the game's call, for a period an all-time board
@@ -163,8 +169,7 @@ export function readPlace(
 	which: unknown,
 	time: () => number,
 ): LuaTuple<[string, string | undefined]> {
-	if (which !== undefined && !typeIs(which, "string"))
-		error(`Leaderboards: a period is "current", "previous" or a period id (got ${tostring(which)})`, 4);
+	refusePeriodArgument(which, 5);
 	if (!rule) {
 		if (which === undefined || which === "current") return $tuple(board, undefined);
 		error(`Leaderboards: ${board} is an all-time board; it has no period "${which}"`, 4);

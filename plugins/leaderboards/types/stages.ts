@@ -144,9 +144,7 @@ export interface QueueStage extends Service {
 	 * take() gave, or what went to restore(). When it was restored before it
 	 * returned (past RequestSeconds), a late success applies to what went back:
 	 * a Sum board subtracts the landed value, other boards drop a value the
-	 * store now holds or beats. A late failure changes nothing. A keep-best
-	 * board remembers what landed and queues no later value that does not beat
-	 * it. O(1).
+	 * store now holds or beats. A late failure changes nothing. O(1).
 	 */
 	settle(write: PendingWrite, landed: boolean): void;
 	/**
@@ -203,7 +201,8 @@ export interface ReaderStage extends Service {
 export interface StandingStage extends Service {
 	rank(board: string, subject: Subject): Standing | undefined;
 	around(board: string, subject: Subject, count?: number): Standing[] | undefined;
-	friends(board: string, player: Subject): Entry[] | undefined;
+	/** The friends board read so far, and how many of the player and their friends are unread (nil, nil: failed). */
+	friends(board: string, player: Subject): LuaTuple<[Entry[] | undefined, number | undefined]>;
 	remove(board: string, subject: Subject): boolean;
 }
 

@@ -1,6 +1,12 @@
 import { Logger } from "../../../kernel";
+import { Board, Settings } from "./stages";
 
 const log = Logger.scope("Leaderboards");
+
+/** A value as an error or warning names it: strings quoted, the rest as tostring writes them. */
+export function shown(value: unknown): string {
+	return typeIs(value, "string") ? `"${value}"` : tostring(value);
+}
 
 /**
  * Warnings about a game's own input, shown once per board and kind so a bug
@@ -16,5 +22,21 @@ export class Warnings {
 		if (this.shown.has(id)) return;
 		this.shown.add(id);
 		log.warn(`${board}: ${message}; this warning shows once per board`);
+	}
+
+	/**
+	 * The board a call names. An unknown board (a typo, nil) is refused by each
+	 * call as documented ({}, nil or false), never raised: this warns once per
+	 * name and call, listing the boards.
+	 */
+	boardOf(settings: Settings, call: string, board: unknown): Board | undefined {
+		const config = typeIs(board, "string") ? settings.boards.get(board) : undefined;
+		if (!config)
+			this.once(
+				shown(board),
+				`unknown board ${call}`,
+				`${call}() names no board (the boards: ${settings.boardNames.join(", ")})`,
+			);
+		return config;
 	}
 }
