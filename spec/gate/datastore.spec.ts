@@ -143,15 +143,34 @@ describeGate("the emulated OrderedDataStore", () => {
 			);
 		});
 
-		it("305 names the request GetSorted when its throttle queue is full", () => {
-			const store = DataStoreService.GetOrderedDataStore("Codes");
-			for (let i = 0; i < 5; i++) store.GetSortedAsync(true, 1);
-			for (let i = 0; i < 30; i++) task.spawn(() => store.GetSortedAsync(true, 1));
-			expect(() => store.GetSortedAsync(true, 1)).toThrow(
-				"305: GetSorted request dropped. Request was throttled but queue was full.",
-			);
-			gate!.dataStore.reset();
+		it("104 for a value of another type, in the table's words", () => {
+			const store = DataStoreService.GetOrderedDataStore("Codes") as unknown as {
+				SetAsync: (this: unknown, key: string, value: unknown) => void;
+			};
+			expect(() => store.SetAsync("a", "x")).toThrow("104: Can't store string in DataStore.");
+			expect(() => store.SetAsync("a", {})).toThrow("104: Can't store table in DataStore.");
 		});
+
+		// 301-306: each request type names itself when its throttle queue (30) is full.
+		const ordered = Enum.DataStoreRequestType;
+		const throttles: [string, Enum.DataStoreRequestType, (store: OrderedDataStore) => unknown][] = [
+			["301: GetAsync", ordered.OrderedRead, (store) => store.GetAsync("k")],
+			["302: SetAsync", ordered.OrderedWrite, (store) => store.SetAsync("k", 1)],
+			["303: IncrementAsync", ordered.OrderedWrite, (store) => store.IncrementAsync("k", 1)],
+			["304: UpdateAsync", ordered.OrderedWrite, (store) => store.UpdateAsync("k", () => 1)],
+			["305: GetSorted", ordered.OrderedList, (store) => store.GetSortedAsync(true, 1)],
+			["306: RemoveAsync", ordered.OrderedRemove, (store) => store.RemoveAsync("k")],
+		];
+		for (const [name, kind, send] of throttles) {
+			it(`${name} request dropped when its throttle queue is full`, () => {
+				DataStoreService.SetRateLimitForRequestType(kind, 1, 0); // one request a minute
+				const store = DataStoreService.GetOrderedDataStore("Codes");
+				send(store);
+				for (let i = 0; i < 30; i++) task.spawn(() => send(store));
+				expect(() => send(store)).toThrow(`${name} request dropped. Request was throttled but queue was full.`);
+				gate!.dataStore.reset();
+			});
+		}
 	});
 
 	describe("BatchGetAsync", () => {
