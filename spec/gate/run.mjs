@@ -4,7 +4,7 @@
 // Roblox engine written in Luau (spec/gate/engine). Node supplies only files,
 // a wall clock, compilation of Luau source, and stdout.
 //
-//   node spec/gate/run.mjs [pattern] [--no-build] [--verbose] [--self-check]
+//   node spec/gate/run.mjs [pattern] [--no-build] [--verbose] [--self-check] [--workers N]
 //                          [--project FILE] [--root A.B.C]... [--main A.B.C -- args]
 //
 // The VM, the instance tree and the compiled chunks are built once per run.
@@ -12,12 +12,16 @@
 // --root runs another spec root (the self-check's failing fixture); --verbose
 // shows the game's print and warn output (always captured in LogService);
 // --self-check first proves that a failing fixture spec fails a run.
+// --workers N splits the suite's spec files over N processes, each its own
+// VM (at most one a core). The default is 1: on this shared 2-core machine two
+// workers did not pay (README: spec/gate, "Workers").
 //
 // Ends with `N passed, N failed` (`, N skipped`), exit 1 on any failure, on a
 // spec file that fails to load, or when no test ran.
 
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { raiseHeap } from "./heap.mjs";
@@ -34,7 +38,15 @@ const projectDir = resolve(gateDir, "..", "..");
 const EPOCH = 1796515200;
 
 function parseArgs(argv) {
-	const options = { build: true, verbose: false, project: "default.project.json", roots: [], mode: "jest", args: [] };
+	const options = {
+		build: true,
+		verbose: false,
+		project: "default.project.json",
+		roots: [],
+		mode: "jest",
+		args: [],
+		workers: 1,
+	};
 	for (let i = 0; i < argv.length; i++) {
 		const arg = argv[i];
 		if (arg === "--") {
@@ -44,6 +56,8 @@ function parseArgs(argv) {
 		else if (arg === "--verbose") options.verbose = true;
 		else if (arg === "--self-check") options.selfCheck = true;
 		else if (arg === "--project") options.project = argv[++i];
+		else if (arg === "--workers")
+			options.workers = Math.min(availableParallelism(), Math.max(1, Number.parseInt(argv[++i], 10) || 1));
 		else if (arg === "--root") options.roots.push(argv[++i].split("."));
 		else if (arg === "--main") {
 			options.mode = "main";
@@ -53,7 +67,8 @@ function parseArgs(argv) {
 			process.exit(2);
 		} else options.testPathPattern = arg;
 	}
-	if (options.roots.length === 0) options.roots.push(["ServerScriptService", "Leaderboards", "spec"]);
+	options.defaultRoot = options.roots.length === 0;
+	if (options.defaultRoot) options.roots.push(["ServerScriptService", "Leaderboards", "spec"]);
 	return options;
 }
 
@@ -136,10 +151,70 @@ function selfCheck() {
 	process.stdout.write("gate self-check: a failing spec fails the run (exit 1, failure printed, wall time shown)\n");
 }
 
+// The suite's spec files as jest names them (spec/kernel/Bus.spec), fixtures
+// left out as spec/jest.config leaves them out.
+function specFiles(dir = "spec") {
+	const files = [];
+	for (const entry of readdirSync(join(projectDir, dir), { withFileTypes: true })) {
+		const path = `${dir}/${entry.name}`;
+		if (entry.isDirectory() && entry.name !== "fixtures") files.push(...specFiles(path));
+		else if (/\.spec\.(ts|lua|luau)$/.test(entry.name)) files.push(path.replace(/\.(ts|lua|luau)$/, ""));
+	}
+	return files.sort();
+}
+
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const SUMMARY = /^(\d+) passed, (\d+) failed(?:, (\d+) skipped)?$/m;
+
+// Runs the files over `count` child processes (files dealt round-robin, each
+// child a gate of its own on its share), prints each child's output whole as
+// it ends, then one summary line for all of them. Returns the exit code.
+async function runWorkers(files, count, options) {
+	const started = performance.now();
+	const shares = Array.from({ length: count }, (_, worker) => files.filter((_, i) => i % count === worker));
+	const outcomes = await Promise.all(
+		shares.map(
+			(share) =>
+				new Promise((done) => {
+					const pattern = `(${share.map(escape).join("|")})$`;
+					const args = [fileURLToPath(import.meta.url), "--no-build", "--workers", "1", pattern];
+					if (options.verbose) args.push("--verbose");
+					const child = spawn(process.execPath, args, { cwd: projectDir, stdio: ["ignore", "pipe", "pipe"] });
+					let output = "";
+					child.stdout.on("data", (chunk) => (output += chunk));
+					child.stderr.on("data", (chunk) => (output += chunk));
+					child.on("close", (code) => {
+						process.stdout.write(output);
+						done({ code, summary: SUMMARY.exec(output.split("\n").slice(-3).join("\n")) });
+					});
+				}),
+		),
+	);
+	const total = [0, 0, 0];
+	for (const { code, summary } of outcomes) {
+		// A worker that ended without its summary line counts as one failure.
+		if (!summary) total[1] += 1;
+		else for (let i = 0; i < 3; i++) total[i] += Number(summary[i + 1] ?? 0);
+		if (code !== 0 && summary && Number(summary[2]) === 0) total[1] += 1;
+	}
+	const wall = ((performance.now() - started) / 1000).toFixed(2);
+	process.stdout.write(`Time: ${wall} s, ${count} workers\n`);
+	process.stdout.write(`${total[0]} passed, ${total[1]} failed${total[2] > 0 ? `, ${total[2]} skipped` : ""}\n`);
+	return total[1] > 0 || total[0] === 0 ? 1 : 0;
+}
+
 async function main() {
 	const options = parseArgs(process.argv.slice(2));
 	if (options.build) build();
 	if (options.selfCheck) selfCheck();
+	if (options.mode === "jest" && options.defaultRoot && options.workers > 1) {
+		const pattern = options.testPathPattern && new RegExp(options.testPathPattern);
+		const files = specFiles().filter((file) => !pattern || pattern.test(file));
+		if (files.length > 1) {
+			process.exitCode = await runWorkers(files, Math.min(options.workers, files.length), options);
+			return;
+		}
+	}
 	const traces = traceMapper();
 	const colour = process.stdout.isTTY && !process.env.CI;
 	const paint = { MessageWarning: "\x1b[33m", MessageError: "\x1b[31m" };
