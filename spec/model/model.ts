@@ -29,6 +29,8 @@ export interface BoardKind {
 	readonly regressed: (before: number, after: number) => boolean;
 	/** The model's merge of a server's accepted values for one key. */
 	readonly merge: (held: number | undefined, incoming: number) => number;
+	/** An hourly board: each hour is stored apart (`board@2027-01-01T00`), checked as its own keys. */
+	readonly hourly?: boolean;
 }
 
 const keepBest = (name: string, ascending: boolean): BoardKind => ({
@@ -53,8 +55,18 @@ const sum = (name: string): BoardKind => ({
 	merge: (held, incoming) => (held ?? 0) + incoming,
 });
 
-/** The board kinds every seed runs. Add periodic kinds here as they land. */
-export const BOARD_KINDS: BoardKind[] = [keepBest("High", false), keepBest("Low", true), sum("Total")];
+// An hourly keep-best board: every run starts 40 s before a UTC hour (and a
+// year) ends, so values submitted before the roll are written after it.
+const hourly: BoardKind = { ...keepBest("Hourly", false), config: { Reset: "Hourly" }, hourly: true };
+
+/** The board kinds every seed runs. */
+export const BOARD_KINDS: BoardKind[] = [keepBest("High", false), keepBest("Low", true), sum("Total"), hourly];
+
+/** Where runs start on the calendar: 40 s before 2027-01-01T00:00 UTC. */
+const START = 1_798_761_600 - 40;
+
+/** The hour a value submitted now belongs to, as the board names its storage. */
+const hourOf = (unix: number) => os.date("!%Y-%m-%dT%H", unix);
 
 /** Where the boards are stored, as the model reads it back. */
 export interface BackendKind {
@@ -152,6 +164,7 @@ export function runSeed(gate: HeadlessGate, seed: number, backendKind: BackendKi
 		if (violations.size() < 20) violations.push(text);
 	};
 	gate.reset();
+	gate.calendar.set(START);
 	gate.latency.use("realistic", seed);
 
 	const serverCount = random.NextInteger(2, 3);
@@ -273,11 +286,13 @@ export function runSeed(gate: HeadlessGate, seed: number, backendKind: BackendKi
 			if (server.boards.submit(kind.name, subject as string, value)) {
 				acceptedCount += 1;
 				if (server.destroyedAt !== undefined) violate("submit accepted after destroy()");
+				// The model's key: on an hourly board, the key in the hour it was submitted in.
+				const modelKey = kind.hourly ? `${key}@${hourOf(os.time())}` : key;
 				const values = accepted.get(kind.name)!;
-				if (!values.has(key)) values.set(key, new Set());
-				values.get(key)!.add(value);
+				if (!values.has(modelKey)) values.set(modelKey, new Set());
+				values.get(modelKey)!.add(value);
 				const best = server.best.get(kind.name)!;
-				best.set(key, kind.merge(best.get(key), value));
+				best.set(modelKey, kind.merge(best.get(modelKey), value));
 			}
 		}
 	});
@@ -335,11 +350,23 @@ export function runSeed(gate: HeadlessGate, seed: number, backendKind: BackendKi
 		if (random.NextNumber() < 0.4) task.delay(random.NextNumber(duration / 4, duration), () => destroy(server));
 	}
 
+	// What a board holds, as the model keys it: an hourly board's hours, each key as key@hour.
+	const storedOf = (kind: BoardKind) => {
+		if (!kind.hourly) return backendKind.stored(gate, kind.name);
+		const stored = new Map<string, number>();
+		for (const unix of [START, START + 3600]) {
+			const hour = hourOf(unix);
+			for (const [key, value] of backendKind.stored(gate, `${kind.name}@${hour}`))
+				stored.set(`${key}@${hour}`, value);
+		}
+		return stored;
+	};
+
 	// Checks while it runs: no stored value regresses or was never accepted; no window stalls.
 	const previous = new Map<string, Map<string, number>>();
 	const checkStore = () => {
 		for (const kind of BOARD_KINDS) {
-			const stored = backendKind.stored(gate, kind.name);
+			const stored = storedOf(kind);
 			const before = previous.get(kind.name);
 			const values = accepted.get(kind.name)!;
 			for (const [key, value] of stored) {
@@ -405,7 +432,7 @@ export function runSeed(gate: HeadlessGate, seed: number, backendKind: BackendKi
 		});
 		let misses = 0;
 		for (const kind of BOARD_KINDS) {
-			const stored = backendKind.stored(gate, kind.name);
+			const stored = storedOf(kind);
 			for (const [key, best] of server.best.get(kind.name)!) {
 				const value = stored.get(key);
 				if (value === undefined || !kind.covers(value, best)) misses += 1;
