@@ -218,6 +218,27 @@ describeGate("the emulated MemoryStoreService sorted map", () => {
 			expect(beforeEmpty - gate!.memoryStore.quota().available).toBeGreaterThan(0.5);
 		});
 
+		// The docs' exceptions are GetRangeAsync, a queue's ReadAsync, and a hash map's
+		// UpdateAsync (two units at least): a sorted map's UpdateAsync costs one, like the rest.
+		it("GetAsync, SetAsync, UpdateAsync and RemoveAsync cost one unit each", () => {
+			const map = MemoryStoreService.GetSortedMap("One");
+			const spent = (call: () => void) => {
+				const before = gate!.memoryStore.quota().available;
+				call();
+				return before - gate!.memoryStore.quota().available; // less a frame's refill
+			};
+			const costs = [
+				spent(() => map.SetAsync("a", 1, 60, 1)),
+				spent(() => map.GetAsync("a")),
+				spent(() => update(map, "a", (value) => $tuple((value as number) + 1, 2))),
+				spent(() => map.RemoveAsync("a")),
+			];
+			for (const cost of costs) {
+				expect(cost).toBeGreaterThan(0.5);
+				expect(cost).toBeLessThanOrEqual(1);
+			}
+		});
+
 		it("each map's partition has its own request limit: PartitionRequestsOverLimit, other maps unaffected", () => {
 			gate!.memoryStore.setPartitionLimit(100);
 			const hot = MemoryStoreService.GetSortedMap("Hot");
