@@ -230,7 +230,7 @@ export class Standing implements StandingStage {
 		const rows = stages.Drainer.destroyed()
 			? answers.ranges.cached(id, true)
 			: answers.ranges.fetch(id, () => {
-					const range = this.within(() => backend.around!(store, config.Ascending, value, size));
+					const range = this.within(() => backend.around!(store, config.Ascending, value, size, me.Key));
 					return range && this.line(me, range.Ahead, range.Behind, size, answers.removing);
 				});
 		if (!rows) return undefined;

@@ -11,6 +11,8 @@ export {
 	MAX_EXPIRATION,
 	MemoryStore,
 	MemoryStoreOptions,
+	READ_SHARE,
+	UNITS_PER_USER,
 	WRITERS_KEPT,
 	memoryStoreBackend,
 	sumItem,

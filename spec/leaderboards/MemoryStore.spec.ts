@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "@rbxts/jest-globals";
 import { MemoryStoreService } from "@rbxts/services";
-import { MAX_EXPIRATION, memoryStoreBackend } from "../../plugins/leaderboards";
+import { MAX_EXPIRATION, READ_SHARE, Topics, UNITS_PER_USER, memoryStoreBackend } from "../../plugins/leaderboards";
 import { GateServer, headlessGate } from "../gate/control";
 import { boardsWith } from "./doubles";
 
@@ -196,9 +196,49 @@ describeGate("the MemoryStore backend", () => {
 		});
 	});
 
+	describe("around", () => {
+		// The docs' order (sorted-map page): by sort key, ties by key; a range bound is exclusive.
+		it("ranks ties as top() does, on 3 shards both ways: none skipped or repeated", () => {
+			for (let id = 1; id <= 30; id++) gate!.players.join({ UserId: id }); // reads for 14 calls at once
+			const writer = boardsWith({
+				Backend: memoryStoreBackend({ Shards: 3 }),
+				WritesPerFlush: 1000,
+				Boards: { Kills: {}, BestTime: { Ascending: true } },
+			}).boards;
+			for (let i = 1; i <= 9; i++) {
+				writer.submit("Kills", `t${i}`, 50);
+				writer.submit("BestTime", `t${i}`, 50);
+			}
+			for (let i = 1; i <= 20; i++) {
+				writer.submit("Kills", `d${i}`, i * 10 + 1);
+				writer.submit("BestTime", `d${i}`, i * 10 + 1);
+			}
+			writer._flush();
+			const reader = boardsWith({
+				Backend: memoryStoreBackend({ Shards: 3 }),
+				Boards: { Kills: { MaxEntries: 3 }, BestTime: { Ascending: true, MaxEntries: 3 } },
+			}).boards;
+			for (const board of ["Kills", "BestTime"]) {
+				reader.top(board);
+				const order = writer.top(board).map((entry) => `${entry.Key}=${entry.Value}`);
+				for (const subject of ["t1", "t2", "t5", "t8", "t9", "d4", "d5"]) {
+					const at = order.findIndex(
+						(row) =>
+							row === `${subject}=${subject.sub(1, 1) === "t" ? 50 : tonumber(subject.sub(2))! * 10 + 1}`,
+					);
+					const expected = order.filter((_, i) => i >= at - 3 && i <= at + 3);
+					const ranges = gate!.memoryStore.calls("GetRangeAsync");
+					const rows = reader.around(board, subject, 3)!.map((row) => `${row.Key}=${row.Value}`);
+					expect([board, subject, rows]).toEqual([board, subject, expected]);
+					expect(gate!.memoryStore.calls("GetRangeAsync") - ranges).toBe(2 * 3);
+				}
+			}
+		});
+	});
+
 	describe("shards", () => {
 		it("spreads a board over N maps by a stable key hash and merges their heads into one ranked page", () => {
-			for (let id = 1; id <= 2; id++) gate!.players.join({ UserId: id }); // a share of 240 writes
+			for (let id = 1; id <= 3; id++) gate!.players.join({ UserId: id }); // 270 writes now: the 240 below in one window
 			const { boards } = boardsWith({
 				Backend: memoryStoreBackend({ Shards: 4 }),
 				WritesPerFlush: 1000,
@@ -235,16 +275,18 @@ describeGate("the MemoryStore backend", () => {
 
 	describe("budget", () => {
 		it("is this server's share of the quota: 120 units a minute per player in it, one player's worth at least", () => {
-			expect(memoryStoreBackend().budget!()).toBe(120);
+			// Writes hold half the share and take the read half's upper half: 60 + 30 of 120.
+			expect(memoryStoreBackend().budget!()).toBe(90);
+			expect(memoryStoreBackend().readBudget!()).toBe(60);
 			for (let id = 1; id <= 3; id++) gate!.players.join({ UserId: id });
 			const { boards } = boardsWith({ Backend: memoryStoreBackend(), WritesPerFlush: 1000 });
 			for (let i = 1; i <= 500; i++) boards.submit("Kills", `p${i}`, i);
 			const window = boards._flush();
-			expect(window.Budget).toBe(360);
-			expect(window.Written).toBe(360);
-			// The window's 360 writes took a frame each: about 6 s of refill at 360 a minute.
+			expect(window.Budget).toBe(270);
+			expect(window.Written).toBe(270);
+			// The window's 270 writes took a frame each: about 4 s of refill at 360 a minute.
 			expect(boards._flush().Budget).toBeLessThan(45);
-			task.wait(30); // half a minute refills half the share
+			task.wait(30); // half a minute refills half of each bucket: 90 + 90 above the read half's half
 			expect(boards._flush().Budget).toBeGreaterThanOrEqual(179);
 		});
 
@@ -253,7 +295,7 @@ describeGate("the MemoryStore backend", () => {
 			for (let id = 1; id <= 10; id++) gate!.players.join({ UserId: id });
 			gate!.memoryStore.setPartitionLimit(5);
 			const full = backend.budget!()!;
-			expect(full).toBe(1200);
+			expect(full).toBe(900);
 			// Keys until one lands on a shard whose partition is spent.
 			let refusedKey: string | undefined;
 			for (let i = 1; i <= 20 && refusedKey === undefined; i++) {
@@ -270,6 +312,69 @@ describeGate("the MemoryStore backend", () => {
 			task.wait(61); // the pause (1 s) is over and the partition refilled
 			expect(backend.budget!()).toBe(full);
 			expect(backend.submit!("Kills", refusedKey!, 100, true, false)).toBe(true);
+		});
+
+		// A write load past the share, and top() of 200 rows (200 units) asked every 10 s, for
+		// `minutes` on a server of `count` players: what the writes and the page got.
+		const balance = (count: number, minutes: number) => {
+			for (let id = 1; id <= count; id++) gate!.players.join({ UserId: id });
+			const map = MemoryStoreService.GetSortedMap("CKBoard_Kills");
+			for (let i = 1; i <= 300; i++) task.spawn(() => map.SetAsync(`s${i}`, i, 600, i));
+			task.wait(1);
+			const { boards, kernel } = boardsWith({
+				Backend: memoryStoreBackend(),
+				WritesPerFlush: 10_000,
+				WritesInFlight: 64,
+				Boards: { Kills: { MaxEntries: 200, CacheSeconds: 10 } },
+			});
+			let pages = 0;
+			kernel.Bus.subscribe(Topics.Updated, () => (pages += 1));
+			const share = UNITS_PER_USER * count;
+			let written = 0;
+			for (let second = 1; second <= minutes * 60; second++) {
+				for (let i = 1; i <= share / 30; i++) boards.submit("Kills", `w${i}`, 1000 + second);
+				written += boards._flush().Written;
+				expect(boards.top("Kills").size()).toBe(200);
+				task.wait(1);
+			}
+			return { written, pages, share };
+		};
+
+		// MemoryStore docs ("API request limits"): 1000 + 120 x concurrent users a minute,
+		// GetRangeAsync costing a unit per item returned.
+		it("on a one-player server a top page dearer than the read bucket is still read, and writes keep their half", () => {
+			const { written, pages, share } = balance(1, 4);
+			// 60 units a minute for reads: a 200-row page every 200 s or so (and the first at once).
+			expect(pages).toBeGreaterThanOrEqual(2);
+			expect(written).toBeGreaterThanOrEqual((1 - READ_SHARE) * share * 4);
+		}, 300_000);
+
+		it("on a two-player server the page is read about every 100 s, and writes keep their half", () => {
+			const { written, pages, share } = balance(2, 4);
+			expect(pages).toBeGreaterThanOrEqual(3);
+			expect(written).toBeGreaterThanOrEqual((1 - READ_SHARE) * share * 4);
+		}, 300_000);
+
+		it("on a thirty-player server every 10 s page is read and writes take what the reads leave", () => {
+			const { written, pages, share } = balance(30, 2);
+			expect(pages).toBe(12);
+			// 3,600 a minute less the pages' 1,200: at least 90% of 2,400 a minute.
+			expect(written).toBeGreaterThanOrEqual(0.9 * (share - 1200) * 2);
+		}, 300_000);
+
+		it("scores() spends the read bucket only, bounded by readBudget()", () => {
+			const backend = memoryStoreBackend();
+			const { boards } = boardsWith({ Backend: backend });
+			const keys = new Array<string>();
+			for (let i = 1; i <= 61; i++) keys.push(`p${i}`);
+			expect(backend.readBudget!()).toBe(60);
+			expect(boards.scores("Kills", keys)).toBeUndefined(); // refused: nothing read
+			expect(gate!.memoryStore.calls("GetAsync")).toBe(0);
+			keys.pop();
+			expect(boards.scores("Kills", keys)!.size()).toBe(0);
+			expect(gate!.memoryStore.calls("GetAsync")).toBe(60);
+			expect(backend.readBudget!()).toBe(0);
+			expect(backend.budget!()).toBe(60); // the writes' half, untouched
 		});
 
 		it("a write over the experience quota fails, empties the budget, and is retried later", () => {

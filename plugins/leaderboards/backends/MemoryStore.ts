@@ -13,6 +13,12 @@ export const MAX_EXPIRATION = 3_888_000;
 export const RANGE_SIZE = 200;
 /** What each user adds to the experience's request-unit quota a minute (1000 + 120 x users). */
 export const UNITS_PER_USER = 120;
+/**
+ * The part of this server's share kept for reads (top, scores, around); writes have the rest.
+ * Writes also take the read bucket's units above half of it, so a server that reads little writes
+ * at its whole share, and one whose reads cost more than their part never starves its writes.
+ */
+export const READ_SHARE = 0.5;
 /** The longest a shard that answered over its partition's limit is left alone. */
 export const MAX_SHARD_PAUSE = 60;
 /** Servers a sum item remembers the last write of (newest first): the exactly-once ledger's bound. */
@@ -99,12 +105,6 @@ function scoreOf(item: { value: unknown; sortKey?: number | string }): number {
 	return typeIs(item.sortKey, "number") ? item.sortKey : (item.value as number);
 }
 
-// The next double above (or below) a score: an exclusive bound that keeps the score itself in range.
-function beside(score: number, up: boolean): number {
-	const step = math.max(math.abs(score) * 2 ** -52, 2 ** -1074);
-	return up ? score + step : score - step;
-}
-
 function statusOf(message: unknown): string | undefined {
 	return typeIs(message, "string") ? (message.match("^(%w+):")[0] as string | undefined) : undefined;
 }
@@ -125,20 +125,25 @@ function statusOf(message: unknown): string | undefined {
  *   the same key between a failed-but-landed write and its retry.
  * - sorted reads each shard's head with GetRangeAsync (200 a call at most,
  *   paging with exclusive bounds) and merges them into one ranked page.
- * - scores reads the chosen keys on their shards, in parallel; readBudget is
- *   what the bucket below holds.
- * - remove is RemoveAsync on the key's shard; around reads each shard's rows
- *   nearest a value with GetRangeAsync's bounds on the score (two ranges a
- *   shard, a unit per item returned), merged, and is refused when the bucket
- *   cannot pay for them.
+ * - scores reads the chosen keys on their shards, in parallel.
+ * - remove is RemoveAsync on the key's shard; around reads, on each shard, the
+ *   rows on each side of the subject's place ({ key, sortKey = value }, an
+ *   exclusive bound, so its ties rank as in sorted()), merged.
  * - budget: the experience quota is 1000 + 120 x all servers' users a minute,
  *   and no server can see the others, so this server claims the per-user term
  *   for its own players (120 x players, one player's worth at least, so a server
- *   whose players left can still drain), held as a bucket of one minute that
- *   writes and reads spend. A shard that answered PartitionRequestsOverLimit is
- *   left alone for a pause that doubles up to 60 s (writes to it fail without a
- *   request and stay queued), and the budget counts only the shards open now;
- *   TotalRequestsOverLimit empties the bucket.
+ *   whose players left can still drain); the base 1000 is left as the
+ *   experience's headroom. The share is two buckets of one minute: reads get
+ *   READ_SHARE of it (readBudget is what that bucket holds), writes the rest
+ *   plus the read bucket's units above half of it. A range read costs what it
+ *   returns, so reads spend after the fact and may leave their bucket in debt:
+ *   sorted() is refused only while it is in debt, so a page dearer than the
+ *   bucket (MaxEntries 200 on a one-player server) is still read, less often,
+ *   and never from the writes' part; around() is refused while the bucket holds
+ *   less than its cost (or half the bucket). A shard that answered
+ *   PartitionRequestsOverLimit is left alone for a pause that doubles up to 60 s
+ *   (writes to it fail without a request and stay queued), and the budget
+ *   counts only the shards open now; TotalRequestsOverLimit empties both buckets.
  */
 export function memoryStoreBackend(options: MemoryStoreOptions = {}): Backend {
 	if (!typeIs(options, "table")) fail("options", "must be a table", options);
@@ -172,24 +177,37 @@ export function memoryStoreBackend(options: MemoryStoreOptions = {}): Backend {
 		return list;
 	};
 
-	// This server's share of the quota, and the shards paused after a partition refusal.
-	let tokens: number | undefined;
-	let updated = os.clock();
+	// This server's share of the quota a minute, as two buckets of a minute each (reads and
+	// writes), and the shards paused after a partition refusal.
+	const share = () => UNITS_PER_USER * math.max(1, players.GetPlayers().size());
+	type Bucket = { tokens?: number; updated: number; part: number };
+	const readUnits: Bucket = { updated: os.clock(), part: READ_SHARE };
+	const writeUnits: Bucket = { updated: os.clock(), part: 1 - READ_SHARE };
+	const level = (bucket: Bucket, whole = share()) => {
+		const size = whole * bucket.part;
+		const now = os.clock();
+		bucket.tokens = math.min(size, (bucket.tokens ?? size) + ((now - bucket.updated) * size) / 60);
+		bucket.updated = now;
+		return bucket.tokens;
+	};
+	// Writes spend their own bucket, then the read bucket's units above half of it.
+	const writable = () => {
+		const whole = share();
+		return math.max(0, level(writeUnits, whole)) + math.max(0, level(readUnits, whole) - (whole * READ_SHARE) / 2);
+	};
+	const spendWrite = () => {
+		if (level(writeUnits) >= 1) writeUnits.tokens! -= 1;
+		else readUnits.tokens = level(readUnits) - 1;
+	};
+	// Reads spend after the fact (a range read costs what it returns): the read bucket may go into
+	// debt, which only delays later reads, so a page dearer than the whole bucket is still read.
+	const spendRead = (units: number) => {
+		readUnits.tokens = level(readUnits) - units;
+	};
 	const pausedUntil = new Array<number>(shards, 0);
 	const pauseOf = new Array<number>(shards, 0);
 	let paused = 0;
-	const refill = () => {
-		const perMinute = UNITS_PER_USER * math.max(1, players.GetPlayers().size());
-		const now = os.clock();
-		tokens = math.min(perMinute, (tokens ?? perMinute) + ((now - updated) * perMinute) / 60);
-		updated = now;
-		return tokens;
-	};
-	const spend = (units: number) => {
-		refill();
-		tokens! -= units;
-	};
-	// Every call's outcome on a shard: refusals pause it or empty the bucket, success reopens it.
+	// Every call's outcome on a shard: refusals pause it or empty the buckets, success reopens it.
 	const outcome = (shard: number, ok: boolean, message?: unknown) => {
 		const status = ok ? undefined : statusOf(message);
 		if (status === "PartitionRequestsOverLimit" || status === "DataStructureRequestsOverLimit") {
@@ -197,8 +215,8 @@ export function memoryStoreBackend(options: MemoryStoreOptions = {}): Backend {
 			if (pausedUntil[shard] <= os.clock()) paused += 1;
 			pausedUntil[shard] = os.clock() + pauseOf[shard];
 		} else if (status === "TotalRequestsOverLimit" || status === "RequestThrottled") {
-			refill();
-			tokens = math.min(tokens!, 0);
+			writeUnits.tokens = math.min(level(writeUnits), 0);
+			readUnits.tokens = math.min(level(readUnits), 0);
 		} else if (ok) {
 			pauseOf[shard] = 0;
 		}
@@ -230,7 +248,7 @@ export function memoryStoreBackend(options: MemoryStoreOptions = {}): Backend {
 				);
 				outcome(shard, ok, items);
 				if (!ok) error(items, 0);
-				spend(math.max(1, items.size()));
+				spendRead(math.max(1, items.size()));
 				buffer = items;
 				position = 0;
 				finished = items.size() < page;
@@ -285,7 +303,7 @@ export function memoryStoreBackend(options: MemoryStoreOptions = {}): Backend {
 					return $tuple(better, better);
 				};
 			}
-			spend(1);
+			spendWrite();
 			const [ok, result] = pcall(() => map.UpdateAsync(key, transform, lifetime));
 			outcome(shard, ok, result);
 			// Settled, unless the Flusher gave up on it (its value is retried): it
@@ -303,6 +321,8 @@ export function memoryStoreBackend(options: MemoryStoreOptions = {}): Backend {
 
 		sorted: (board, ascending, count) => {
 			if (count < 1) return [];
+			// Refused while the read bucket is in debt: the Reader keeps its page and asks a window later.
+			if (level(readUnits) <= 0) return undefined;
 			const list = mapsOf(board);
 			// Each shard holds about count / shards of the head: read a little more than that a page.
 			const page = math.min(RANGE_SIZE, count, math.max(10, math.ceil((2 * count) / shards)));
@@ -334,7 +354,7 @@ export function memoryStoreBackend(options: MemoryStoreOptions = {}): Backend {
 			const result = new Map<string, number>();
 			let pending = keys.size();
 			let failed = false;
-			spend(keys.size());
+			spendRead(keys.size());
 			for (const key of keys) {
 				task.spawn(() => {
 					const shard = shardOf(key, shards);
@@ -355,63 +375,63 @@ export function memoryStoreBackend(options: MemoryStoreOptions = {}): Backend {
 		remove: (board, key) => {
 			const shard = shardOf(key, shards);
 			if (pausedUntil[shard] > os.clock()) return false;
-			spend(1);
+			spendWrite();
 			const [ok, message] = pcall(() => mapsOf(board)[shard].RemoveAsync(key));
 			outcome(shard, ok, message);
 			if (!ok) error(message, 0);
 			return true;
 		},
 
-		// Range bounds on the score: each shard's rows nearest the value on each side, merged.
-		around: (board, ascending, value, count) => {
+		// Range bounds at the subject's place (its score, then its key): each shard's rows nearest
+		// it on each side, merged, so ties rank as in sorted() and none is skipped or repeated.
+		around: (board, ascending, value, count, key) => {
 			const list = mapsOf(board);
-			const size = math.min(count, RANGE_SIZE - 1);
-			// Refused, not sent over the quota: a range read costs a unit per item.
-			if (refill() < 2 * (size + 1) * list.size()) return undefined;
+			const size = math.clamp(count, 1, RANGE_SIZE);
+			// A unit per item returned, at most 2 x size a shard: refused, not sent, while the read
+			// bucket holds less (or less than half of it, for a dearer call: it then goes into debt,
+			// and top() goes first, needing only a bucket out of debt).
+			const cost = 2 * size * list.size();
+			const whole = share();
+			if (level(readUnits, whole) < math.min(cost, (whole * READ_SHARE) / 2)) return undefined;
+			const place = { key, sortKey: value };
 			const [ok, range] = pcall((): BackendRange => {
 				const ahead = new Array<Item>();
 				const behind = new Array<Item>();
+				// The board's direction reads past the place (behind); the other reads before it (ahead).
+				const forward = ascending ? Enum.SortDirection.Ascending : Enum.SortDirection.Descending;
+				const backward = ascending ? Enum.SortDirection.Descending : Enum.SortDirection.Ascending;
 				list.forEach((map, shard) => {
-					const read = (direction: Enum.SortDirection, limit: number, lower?: number, upper?: number) => {
+					const read = (direction: Enum.SortDirection, into: Item[]) => {
+						const up = direction === Enum.SortDirection.Ascending;
 						const [done, items] = pcall(() =>
-							map.GetRangeAsync(
-								direction,
-								limit,
-								lower === undefined ? undefined : { sortKey: lower },
-								upper === undefined ? undefined : { sortKey: upper },
-							),
+							up
+								? map.GetRangeAsync(direction, size, place)
+								: map.GetRangeAsync(direction, size, undefined, place),
 						);
 						outcome(shard, done, items);
 						if (!done) error(items, 0);
-						spend(math.max(1, items.size()));
-						return items as Item[];
+						spendRead(math.max(1, items.size()));
+						for (const item of items as Item[]) into.push(item);
 					};
-					// Strictly better than the value, nearest first; then the value and worse, best first.
-					for (const item of ascending
-						? read(Enum.SortDirection.Descending, size, undefined, value)
-						: read(Enum.SortDirection.Ascending, size, value))
-						ahead.push(item);
-					for (const item of ascending
-						? read(Enum.SortDirection.Ascending, size + 1, beside(value, false))
-						: read(Enum.SortDirection.Descending, size + 1, undefined, beside(value, true)))
-						behind.push(item);
+					read(backward, ahead);
+					read(forward, behind);
 				});
 				ahead.sort((a, b) => ranksBefore(b, a, ascending));
 				behind.sort((a, b) => ranksBefore(a, b, ascending));
-				const rowsOf = (items: Item[], limit: number) => {
+				const rowsOf = (items: Item[]) => {
 					const rows = new Array<BackendRow>();
 					for (const item of items)
-						if (rows.size() < limit) rows.push({ Key: item.key, Value: scoreOf(item) });
+						if (rows.size() < size) rows.push({ Key: item.key, Value: scoreOf(item) });
 					return rows;
 				};
-				return { Ahead: rowsOf(ahead, size), Behind: rowsOf(behind, size + 1) };
+				return { Ahead: rowsOf(ahead), Behind: rowsOf(behind) };
 			});
 			return ok ? range : undefined;
 		},
 
-		budget: () => (math.max(0, math.floor(refill())) * openShards()) / shards,
+		budget: () => (math.floor(writable()) * openShards()) / shards,
 
-		readBudget: () => math.max(0, math.floor(refill())),
+		readBudget: () => math.max(0, math.floor(level(readUnits))),
 	};
 }
 

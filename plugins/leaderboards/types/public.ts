@@ -54,11 +54,15 @@ export interface BoardConfig {
 	Retention?: number;
 }
 
-/** What a backend's around() returns: the rows nearest a value on each side. */
+/**
+ * What a backend's around() returns: the rows nearest the subject on each side. A store
+ * that ranks ties by key (a sorted map) splits at the subject's place, so ties fall on
+ * the side sorted() ranks them; one with value bounds only splits at the value.
+ */
 export interface BackendRange {
-	/** Up to count rows ranked strictly better than the value, nearest first. */
+	/** Up to count rows ranked ahead of the subject (strictly better than the value, or tied and ranked before its key), nearest first. */
 	Ahead: BackendRow[];
-	/** Up to count + 1 rows with the value or ranked worse, nearest (best) first: ties included. */
+	/** Up to count + 1 rows ranked behind it (the value or worse: ties included, the subject's own row perhaps), nearest (best) first. */
 	Behind: BackendRow[];
 }
 
@@ -106,11 +110,12 @@ export interface Backend {
 	/** Optional, needed by remove(): deletes a stored value; false (or an error) on failure. */
 	remove?: (store: string, key: string) => boolean;
 	/**
-	 * Optional, needed by around(): the rows nearest `value` on each side (value
-	 * bounds on OrderedDataStores, range bounds on a sorted map); undefined on
-	 * failure or when the store's request budget is spent (refused, not throttled).
+	 * Optional, needed by around(): the rows nearest the subject `key` stored at
+	 * `value`, on each side (value bounds on OrderedDataStores, range bounds at
+	 * the value and key on a sorted map); undefined on failure or when the
+	 * store's request budget is spent (refused, not throttled).
 	 */
-	around?: (store: string, ascending: boolean, value: number, count: number) => BackendRange | undefined;
+	around?: (store: string, ascending: boolean, value: number, count: number, key: string) => BackendRange | undefined;
 	/** The store holds integers only: submit refuses fractions (the default backend sets this). */
 	integers?: boolean;
 	/** The longest key the store accepts (the default backend: 50). */
