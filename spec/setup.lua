@@ -21,4 +21,12 @@ for key, value in _G do
 	end
 end
 
+-- jest keeps each module's function for the run, with the environment of the
+-- spec file that last ran it: a finished file's sandbox (its require and every
+-- module it loaded) stays alive through it. In the headless gate, hand those
+-- functions their globals back. Last, as it resets this file's own function too.
+if __HEADLESS_GATE then
+	__HEADLESS_GATE.releaseChunks()
+end
+
 return nil

@@ -127,10 +127,12 @@ function traceMapper() {
 	};
 }
 
+const FIXTURES = "ServerScriptService.Leaderboards.spec.gate.fixtures";
+
 // Runs the gate on the failing fixture: it must exit 1, name the failure, and
 // time the run in wall seconds (jest's own clock is the virtual one).
 function selfCheck() {
-	const root = "ServerScriptService.Leaderboards.spec.gate.fixtures.failing";
+	const root = `${FIXTURES}.failing`;
 	const result = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--no-build", "--root", root], {
 		cwd: projectDir,
 		encoding: "utf8",
@@ -149,6 +151,19 @@ function selfCheck() {
 		process.exit(1);
 	}
 	process.stdout.write("gate self-check: a failing spec fails the run (exit 1, failure printed, wall time shown)\n");
+	// Four spec files in one run: none may find an earlier file's sandbox alive.
+	const released = spawnSync(
+		process.execPath,
+		[fileURLToPath(import.meta.url), "--no-build", "--root", `${FIXTURES}.released`],
+		{ cwd: projectDir, encoding: "utf8" },
+	);
+	if (released.status !== 0 || !released.stdout.includes("4 passed, 0 failed")) {
+		process.stdout.write(
+			`gate self-check: a finished spec file stayed in memory\n${released.stdout}${released.stderr}\n0 passed, 1 failed\n`,
+		);
+		process.exit(1);
+	}
+	process.stdout.write("gate self-check: a finished spec file's sandbox is reclaimed (4 files)\n");
 }
 
 // The suite's spec files as jest names them (spec/kernel/Bus.spec), fixtures
