@@ -4,6 +4,7 @@ import {
 	PendingWrite,
 	PeriodRule,
 	QueueStage,
+	SUBJECTS,
 	StageContext,
 	Stats,
 	Subject,
@@ -180,11 +181,7 @@ export class Queue implements QueueStage {
 		}
 		const [key, junk] = subjectKey(subject);
 		if (key === undefined) {
-			this.refused(
-				board,
-				`the subject is ${junk}`,
-				"submit a Player, a session with a Player, a string, a whole number or a value with __tostring",
-			);
+			this.refused(board, `the subject is ${junk}`, `submit ${SUBJECTS}`);
 			return false;
 		}
 		const config = queue.board;

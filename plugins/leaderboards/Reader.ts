@@ -9,8 +9,7 @@ import {
 	Topics,
 	Warnings,
 	readPlace,
-	refuseKey,
-	subjectKey,
+	storableKey,
 } from "./types";
 
 const log = Logger.scope("Leaderboards");
@@ -132,8 +131,7 @@ export class Reader implements ReaderStage {
 		const keys = new Array<string>();
 		const seen = new Set<string>();
 		for (const subject of subjects) {
-			const [key, junk] = subjectKey(subject);
-			const refusal = junk !== undefined ? `the subject is ${junk}` : refuseKey(key!, backend.maxKeyLength);
+			const [key, refusal] = storableKey(subject, backend.maxKeyLength);
 			if (refusal !== undefined) {
 				this.warnings.once(board, refusal, `scores() skipped a subject, ${refusal}`);
 			} else if (!seen.has(key!)) {

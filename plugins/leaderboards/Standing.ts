@@ -11,6 +11,8 @@ import {
 	isBetter,
 	readPlace,
 	refuseKey,
+	SUBJECTS,
+	storableKey,
 	shown,
 	subjectKey,
 	userIdOf,
@@ -136,8 +138,6 @@ interface BoardAnswers {
 
 /** GetCurrentPage items of a FriendPages. */
 type FriendItem = { Id: number };
-
-const SUBJECTS = "a Player, a session with a Player, a string, a whole number or a value with __tostring";
 
 /**
  * Where a subject stands, read through the Reader's page cache and the backend
@@ -278,8 +278,7 @@ export class Standing implements StandingStage {
 		if (!this.boardOf(board, "remove")) return false;
 		if (!settings.backend.remove)
 			error("Leaderboards: remove() needs a backend with remove(); this backend has none", 2);
-		const [key, junk] = subjectKey(subject);
-		const refusal = junk !== undefined ? `the subject is ${junk}` : refuseKey(key!, settings.backend.maxKeyLength);
+		const [key, refusal] = storableKey(subject, settings.backend.maxKeyLength);
 		if (refusal !== undefined) {
 			this.warnings.once(board, `remove ${refusal}`, `remove() refused, ${refusal}`);
 			return false;

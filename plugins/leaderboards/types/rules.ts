@@ -83,6 +83,20 @@ export function refuseValue(value: unknown, integersOnly: boolean): string | und
 }
 
 /** Why a key cannot be stored, or undefined when it can. */
+/** What a subject may be, as refusals name it. */
+export const SUBJECTS = "a Player, a session with a Player, a string, a whole number or a value with __tostring";
+
+/** The subject's key, or why a store cannot hold it ("the subject is a boolean", "empty key"). */
+export function storableKey(
+	subject: unknown,
+	maxKeyLength?: number,
+): LuaTuple<[string | undefined, string | undefined]> {
+	const [key, junk] = subjectKey(subject);
+	if (junk !== undefined) return $tuple(undefined, `the subject is ${junk}`);
+	const refusal = refuseKey(key!, maxKeyLength);
+	return $tuple(refusal === undefined ? key : undefined, refusal);
+}
+
 export function refuseKey(key: string, maxKeyLength?: number): string | undefined {
 	if (key === "") return "empty key";
 	if (maxKeyLength !== undefined && key.size() > maxKeyLength) return `key longer than ${maxKeyLength} characters`;
