@@ -132,6 +132,16 @@ export interface HeadlessGate {
 		/** Requests refused over a limit, by status code ("TotalRequestsOverLimit", ...) or all. */
 		refused: (code?: string) => number;
 	};
+	/**
+	 * Workspace.SignalBehavior, the place's setting for every server: "Default" (Immediate today),
+	 * "Immediate", "Deferred" or "AncestryDeferred". The run's is `run.mjs --signals`; gate.reset()
+	 * goes back to it.
+	 */
+	signals: {
+		use: (behavior: string) => void;
+		behavior: () => string;
+		reset: () => void;
+	};
 	players: {
 		join: (info: { UserId: number; Name?: string; DisplayName?: string }) => Player;
 		leave: (player: Player) => void;

@@ -13,6 +13,7 @@ describeGate("BindableEvent, @rbxts/signal and HttpService", () => {
 		event.Event.Connect((value: defined) => received.push(value));
 		event.Event.Connect((value: defined) => received.push(value));
 		event.Fire(sent);
+		task.wait(); // under Deferred signals the handlers run at the next resumption point
 		expect(received.size()).toBe(2);
 		expect(received[0]).toEqual(sent);
 		expect(received[0]).never.toBe(sent);

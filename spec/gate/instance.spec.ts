@@ -56,6 +56,7 @@ describeGate("instances in the gate", () => {
 			if (kind === Enum.MessageType.MessageWarning) warnings.push(message);
 		});
 		expect(() => folder.WaitForChild("Never")).toThrow("Infinite yield possible");
+		task.wait(); // under Deferred signals the handlers run at the next resumption point
 		connection.Disconnect();
 		expect(warnings).toEqual([`Infinite yield possible on 'Lonely:WaitForChild("Never")'`]);
 	});

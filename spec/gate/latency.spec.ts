@@ -159,6 +159,7 @@ describeGate("request latency", () => {
 		expect(() => store.SetAsync("dropped", 1)).toThrow(
 			"302: SetAsync request dropped. Request was throttled but queue was full.",
 		);
+		task.wait(); // under Deferred signals the handlers run at the next resumption point
 		connection.Disconnect();
 		expect(gate!.dataStore.throttled()).toBe(30);
 		expect(warnings.size()).toBe(30);

@@ -19,6 +19,7 @@ describeGate("Players, UserService and closing the server", () => {
 		expect(Players.GetPlayerByUserId(101)).toBe(player);
 		expect(player.DisplayName).toBe("Ada");
 		gate!.players.leave(player);
+		task.wait(); // under Deferred signals the handlers run at the next resumption point
 		added.Disconnect();
 		removing.Disconnect();
 		expect(events).toEqual(["+ada", "-ada"]);

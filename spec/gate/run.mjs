@@ -34,6 +34,24 @@ const { LuauState, InternalLuauWasmModule: LuauModule } = await import("luau-web
 const gateDir = dirname(fileURLToPath(import.meta.url));
 const projectDir = resolve(gateDir, "..", "..");
 
+// --signals default|immediate|deferred|ancestrydeferred (before any `--`): the
+// place's Workspace.SignalBehavior for the whole run (engine/signal.luau);
+// taken out of the arguments here, and handed on to worker processes.
+const SIGNAL_BEHAVIORS = {
+	default: "Default",
+	immediate: "Immediate",
+	deferred: "Deferred",
+	ancestrydeferred: "AncestryDeferred",
+};
+const dashes = process.argv.indexOf("--");
+const signalsAt = process.argv.findIndex((arg, i) => arg === "--signals" && (dashes < 0 || i < dashes));
+const SIGNAL_BEHAVIOR = signalsAt < 0 ? "Default" : SIGNAL_BEHAVIORS[String(process.argv[signalsAt + 1]).toLowerCase()];
+if (!SIGNAL_BEHAVIOR) {
+	process.stderr.write(`gate: --signals takes ${Object.keys(SIGNAL_BEHAVIORS).join(", ")}\n`);
+	process.exit(2);
+}
+if (signalsAt >= 0) process.argv.splice(signalsAt, 2);
+
 // Sunday 2026-12-06 00:00:00 UTC: virtual time 0, so dates are the same every run.
 const EPOCH = 1796515200;
 
@@ -194,6 +212,7 @@ async function runWorkers(files, count, options) {
 					const pattern = `(${share.map(escape).join("|")})$`;
 					const args = [fileURLToPath(import.meta.url), "--no-build", "--workers", "1", pattern];
 					if (options.verbose) args.push("--verbose");
+					args.push("--signals", SIGNAL_BEHAVIOR);
 					const child = spawn(process.execPath, args, { cwd: projectDir, stdio: ["ignore", "pipe", "pipe"] });
 					let output = "";
 					child.stdout.on("data", (chunk) => (output += chunk));
@@ -278,6 +297,7 @@ async function main() {
 			main: options.main,
 			args: options.args,
 			epoch: EPOCH,
+			signals: SIGNAL_BEHAVIOR,
 		}),
 	};
 	state = await LuauState.createAsync(env);
