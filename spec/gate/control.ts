@@ -52,6 +52,10 @@ export interface MemoryStoreQuota {
 	memory: number;
 	memoryUsed: number;
 	partitionLimit: number;
+	/** Each data structure's own request units a minute: 100,000 (DataStructureRequestsOverLimit). */
+	structureLimit: number;
+	/** Partitions a hash map spreads over (the docs give no count: the gate's choice). */
+	hashPartitions: number;
 	/** With a map name: that map's partition units left now. */
 	partitionAvailable?: number;
 }
@@ -131,6 +135,10 @@ export interface HeadlessGate {
 		calls: (method?: string) => number;
 		/** Requests refused over a limit, by status code ("TotalRequestsOverLimit", ...) or all. */
 		refused: (code?: string) => number;
+		/** A hash map's live items by key. */
+		hashSnapshot: (name: string) => Map<string, unknown>;
+		/** Every data structure's own request limit, in units a minute (default 100,000). */
+		setStructureLimit: (unitsPerMinute: number) => void;
 	};
 	/**
 	 * Workspace.SignalBehavior, the place's setting for every server: "Default" (Immediate today),

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "@rbxts/jest-globals";
 import { MemoryStoreService } from "@rbxts/services";
 import { headlessGate } from "./control";
+import { together } from "./together";
 
 // Each expectation follows the Roblox creator documentation: cloud-services/memory-stores
 // ("Limits and quotas", the status codes), memory-stores/sorted-map (limits, ordering),
@@ -23,21 +24,6 @@ const update = (map: MemoryStoreSortedMap, key: string, transform: Transform, ex
 	).UpdateAsync(map, key, transform, expiration);
 
 const keysOf = (items: { key: string }[]) => items.map((item) => item.key);
-
-// Runs calls on their own threads in this frame and waits for them: they spend their units together.
-function together(count: number, call: (i: number) => void): string[] {
-	const errors = new Array<string>();
-	let done = 0;
-	for (let i = 1; i <= count; i++) {
-		task.spawn(() => {
-			const [ok, message] = pcall(() => call(i));
-			if (!ok) errors.push(tostring(message));
-			done += 1;
-		});
-	}
-	while (done < count) task.wait();
-	return errors;
-}
 
 describeGate("the emulated MemoryStoreService sorted map", () => {
 	beforeEach(() => gate!.reset());
