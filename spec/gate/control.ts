@@ -150,6 +150,23 @@ export interface HeadlessGate {
 		behavior: () => string;
 		reset: () => void;
 	};
+	/** MessagingService: delivery across every server of the gate, best effort (spec/gate/README.md). */
+	messaging: {
+		/** Subscriptions, budgets, counts, faults, delay and reordering cleared (gate.reset() does this too). */
+		reset: () => void;
+		/** A fault rule for "PublishAsync", "SubscribeAsync" or "Deliver" (a failed delivery is a lost message). */
+		fault: (rule: FaultRule) => void;
+		/** Loses each delivery with this probability, seeded. */
+		lose: (rate: number, seed?: number) => void;
+		/** Every delivery waits this many seconds on top of its latency. */
+		delay: (seconds: number) => void;
+		/** Every delivery waits a further uniform draw in [0, seconds), seeded: messages overtake each other. */
+		reorder: (seconds: number, seed?: number) => void;
+		/** Messages published, copies delivered and lost, copies refused by the per-topic and experience receive limits. */
+		counts: () => { published: number; delivered: number; lost: number; overTopic: number; overExperience: number };
+		/** Servers of the experience: the run's own and every newServer() not closed. */
+		servers: () => number;
+	};
 	players: {
 		join: (info: { UserId: number; Name?: string; DisplayName?: string }) => Player;
 		leave: (player: Player) => void;
