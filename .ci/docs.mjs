@@ -1,0 +1,181 @@
+#!/usr/bin/env node
+// Checks README.md and docs/*.md, fast, before npm test builds anything:
+//
+//   - every relative link resolves: the file exists, and an #anchor names a
+//     heading of that page (as GitHub and the docs site, VitePress, both spell it);
+//     docs pages link only to docs pages (the site holds nothing else);
+//   - every Luau and TypeScript code block is either marked `<!-- fragment -->`
+//     (an excerpt that does not run on its own) or `<!-- file: path -->`, and then
+//     its lines are that file's, in order (a line `-- ...` or `// ...` skips lines),
+//     so the example is the code the specs run.
+//
+//   node .ci/docs.mjs          exit 1 naming each problem, 0 when none
+
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const docs = join(root, "docs");
+const pages = [
+	join(root, "README.md"),
+	...readdirSync(docs)
+		.filter((f) => f.endsWith(".md"))
+		.map((f) => join(docs, f)),
+];
+const CODE = new Set(["lua", "luau", "ts", "typescript"]);
+const problems = [];
+
+// GitHub's heading ids: lower case, punctuation dropped, spaces to hyphens.
+function githubSlug(text) {
+	return text
+		.trim()
+		.toLowerCase()
+		.replace(/[^\p{L}\p{N}\s_-]/gu, "")
+		.replace(/\s/g, "-");
+}
+
+// VitePress's (@mdit-vue/shared slugify): punctuation and spaces to one hyphen, trimmed.
+function siteSlug(text) {
+	return text
+		.normalize("NFKD")
+		.replace(/[\u0300-\u036F\u0000-\u001f]/g, "")
+		.replace(/[\s~`!@#$%^&*()\-_+=[\]{}|\\;:"'“”‘’<>,.?/]+/g, "-")
+		.replace(/-{2,}/g, "-")
+		.replace(/^-+|-+$/g, "")
+		.replace(/^(\d)/, "_$1")
+		.toLowerCase();
+}
+
+// The text of a heading as rendered: code spans and links reduced to their text.
+function headingText(line) {
+	return line
+		.replace(/^#+\s+/, "")
+		.replace(/`([^`]*)`/g, "$1")
+		.replace(/\[([^\]]*)\]\([^)]*\)/g, "$1");
+}
+
+// Lines outside fenced blocks, with their fence state, and the blocks themselves.
+function parse(text) {
+	const lines = text.split("\n");
+	const prose = [];
+	const blocks = [];
+	let open;
+	lines.forEach((line, index) => {
+		const fence = /^(\s*)(`{3,})(\S*)/.exec(line);
+		if (open) {
+			if (fence && fence[2].length >= open.fence.length && line.trim() === fence[2]) {
+				blocks.push(open);
+				open = undefined;
+			} else open.lines.push(line);
+		} else if (fence) {
+			let before = index - 1;
+			while (before >= 0 && lines[before].trim() === "") before--;
+			open = { fence: fence[2], lang: fence[3], line: index + 1, marker: lines[before]?.trim() ?? "", lines: [] };
+		} else prose.push({ line, number: index + 1 });
+	});
+	return { prose, blocks };
+}
+
+const anchorsOf = new Map();
+function anchors(file) {
+	if (!anchorsOf.has(file)) {
+		const github = new Map();
+		const site = new Set();
+		for (const { line } of parse(readFileSync(file, "utf8")).prose) {
+			if (!/^#{1,6}\s/.test(line)) continue;
+			const text = headingText(line);
+			// GitHub numbers repeated headings: -1, -2, ...
+			const slug = githubSlug(text);
+			const seen = github.get(slug) ?? 0;
+			github.set(seen === 0 ? slug : `${slug}-${seen}`, 0);
+			github.set(slug, seen + 1);
+			site.add(siteSlug(text));
+		}
+		anchorsOf.set(file, { github: new Set(github.keys()), site });
+	}
+	return anchorsOf.get(file);
+}
+
+function checkLinks(page, prose) {
+	const inDocs = dirname(page) === docs;
+	for (const { line, number } of prose) {
+		const text = line.replace(/`[^`]*`/g, "");
+		for (const [, target] of text.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
+			if (/^[a-z]+:/i.test(target)) continue;
+			const where = `${relative(root, page)}:${number}`;
+			const [path, anchor] = target.split("#");
+			const file = path === "" ? page : resolve(dirname(page), path);
+			if (!existsSync(file)) {
+				problems.push(`${where}: ${target}: no such file`);
+				continue;
+			}
+			if (inDocs && dirname(file) !== docs) {
+				problems.push(`${where}: ${target}: a docs page links outside docs/ (the site does not hold it)`);
+				continue;
+			}
+			if (anchor === undefined) continue;
+			if (!file.endsWith(".md")) {
+				problems.push(`${where}: ${target}: an anchor into a file that is not a page`);
+				continue;
+			}
+			const { github, site } = anchors(file);
+			if (!github.has(anchor) || !site.has(anchor))
+				problems.push(
+					`${where}: ${target}: no heading "${anchor}" in ${relative(root, file)} (${github.has(anchor) ? "the site" : "GitHub"} would miss it)`,
+				);
+		}
+	}
+}
+
+// The block's lines are the file's, in order; `-- ...` or `// ...` skips any number of the file's lines.
+function matches(block, source) {
+	const lines = source.split("\n");
+	let at = 0;
+	let skipping = false;
+	for (const line of block) {
+		if (/^\s*(--|\/\/) \.\.\.$/.test(line)) {
+			skipping = true;
+			continue;
+		}
+		if (skipping) {
+			while (at < lines.length && lines[at] !== line) at++;
+			skipping = false;
+		} else if (at === 0) {
+			while (at < lines.length && lines[at] !== line) at++;
+		}
+		if (lines[at] !== line) return false;
+		at++;
+	}
+	return true;
+}
+
+function checkBlocks(page, blocks) {
+	for (const block of blocks) {
+		if (!CODE.has(block.lang)) continue;
+		const where = `${relative(root, page)}:${block.line}`;
+		if (block.marker === "<!-- fragment -->") continue;
+		const file = /^<!-- file: (\S+) -->$/.exec(block.marker)?.[1];
+		if (!file) {
+			problems.push(
+				`${where}: a ${block.lang} block needs <!-- file: path --> (the file it is from) or <!-- fragment -->`,
+			);
+			continue;
+		}
+		const path = join(root, file);
+		if (!existsSync(path)) problems.push(`${where}: ${file}: no such file`);
+		else if (!matches(block.lines, readFileSync(path, "utf8")))
+			problems.push(`${where}: the block is not ${file} (copy the file's lines again)`);
+	}
+}
+
+for (const page of pages) {
+	const { prose, blocks } = parse(readFileSync(page, "utf8"));
+	checkLinks(page, prose);
+	checkBlocks(page, blocks);
+}
+if (problems.length > 0) {
+	process.stderr.write(`docs: ${problems.length} problem(s)\n${problems.join("\n")}\n`);
+	process.exit(1);
+}
+process.stdout.write(`docs: ${pages.length} pages, every link, anchor and code block checked\n`);
