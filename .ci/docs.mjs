@@ -7,7 +7,11 @@
 //   - every Luau and TypeScript code block is either marked `<!-- fragment -->`
 //     (an excerpt that does not run on its own) or `<!-- file: path -->`, and then
 //     its lines are that file's, in order (a line `-- ...` or `// ...` skips lines),
-//     so the example is the code the specs run.
+//     so the example is the code the specs run;
+//   - the figures README.md and docs/index.md quote are the ones in the blocks the
+//     commands generate: docs/demo.md holds the demo's own output (rechecked against a
+//     fresh run by .ci/figures.mjs) and docs/benchmarks.md the bench table (its cheap
+//     rows rechecked at full size by spec/docs/figures.spec.ts).
 //
 //   node .ci/docs.mjs          exit 1 naming each problem, 0 when none
 
@@ -169,10 +173,61 @@ function checkBlocks(page, blocks) {
 	}
 }
 
+// The phrases the front pages quote, built from the generated blocks' figures.
+function quotedPhrases() {
+	const demo = readFileSync(join(docs, "demo.md"), "utf8");
+	const bench = readFileSync(join(docs, "benchmarks.md"), "utf8");
+	const grouped = (figure) => Number(figure.replace(/,/g, "")).toLocaleString("en-US");
+	const find = (text, pattern, what) => {
+		const match = pattern.exec(text);
+		if (!match) problems.push(`docs: ${what} is not where the front pages' figures come from`);
+		return match ?? [];
+	};
+	const [, topCalls, reads] = find(demo, /top\(\) calls ([\d,]+) +backend reads ([\d,]+)/, "the demo's top() calls");
+	const [, expected] = find(demo, /model check: (\d+) values expected/, "the demo's model check");
+	const [, submits, players, minutes, writes, through, failed] = find(
+		bench,
+		/\| Write amplification: (\d+) submits, (\d+) players, (\d+) min[^|]*\| (\d+) writes[^|]*\| write-through: (\d+) writes \((\d+) failed/,
+		"the bench's write amplification row",
+	);
+	const [, callers, read] = find(
+		bench,
+		/\| Read fan-out: (\d+) concurrent top\(\) callers \| (\d+) backend read/,
+		"the bench's read fan-out row",
+	);
+	const [, drainPlayers, seconds, drained, allowed] = find(
+		bench,
+		/\| Drain: [^|]*, (\d+) players, ShutdownSeconds (\d+) \| (\d+) written[^|]*\|[^|]*\|[^|]*\| ≥ 95% of (\d+)/,
+		"the bench's drain row",
+	);
+	const used = [...bench.matchAll(/\| Budget use under backlog[^|]*\| \d+ of \d+ writes \(([\d.]+)%\)/g)].map((m) =>
+		Number(m[1]),
+	);
+	const both = [
+		`${grouped(submits)} submits from ${players} players in ${minutes} minutes cost ${grouped(writes)} writes`,
+		`use ${Math.min(...used)}-${Math.max(...used)}% of the budget`,
+		`${callers} concurrent top() callers cost ${read} backend read`,
+		`${grouped(topCalls)} top() calls and ${reads} backend reads`,
+		`${drained} writes in ${seconds} s where a ${drainPlayers}-player server's budget allows ${allowed}`,
+		`${expected} values a model of the game expects`,
+	];
+	return new Map([
+		[join(root, "README.md"), [...both, `${grouped(through)} requests and ${grouped(failed)} fail`]],
+		[join(docs, "index.md"), both],
+	]);
+}
+
 for (const page of pages) {
 	const { prose, blocks } = parse(readFileSync(page, "utf8"));
 	checkLinks(page, prose);
 	checkBlocks(page, blocks);
+}
+for (const [page, phrases] of quotedPhrases()) {
+	// As read: line breaks and code marks do not count.
+	const text = readFileSync(page, "utf8").replace(/`/g, "").replace(/\s+/g, " ");
+	for (const phrase of phrases)
+		if (!text.includes(phrase))
+			problems.push(`${relative(root, page)}: quotes a figure its source no longer gives: "${phrase}"`);
 }
 if (problems.length > 0) {
 	process.stderr.write(`docs: ${problems.length} problem(s)\n${problems.join("\n")}\n`);

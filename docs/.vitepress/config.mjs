@@ -37,6 +37,7 @@ export default defineConfig({
 					{ text: "How it works", link: "/how-it-works" },
 					{ text: "The demo", link: "/demo" },
 					{ text: "Benchmarks", link: "/benchmarks" },
+					{ text: "The design document", link: "/design" },
 				],
 			},
 		],
