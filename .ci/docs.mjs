@@ -132,26 +132,22 @@ function checkLinks(page, prose) {
 	}
 }
 
-// The block's lines are the file's, in order; `-- ...` or `// ...` skips any number of the file's lines.
+// The block's lines are the file's, in order (indentation aside: an excerpt from inside a
+// function is shown at the page's margin); `-- ...` or `// ...` skips any number of the file's lines.
 function matches(block, source) {
-	const lines = source.split("\n");
-	let at = 0;
-	let skipping = false;
-	for (const line of block) {
-		if (/^\s*(--|\/\/) \.\.\.$/.test(line)) {
-			skipping = true;
-			continue;
-		}
-		if (skipping) {
-			while (at < lines.length && lines[at] !== line) at++;
-			skipping = false;
-		} else if (at === 0) {
-			while (at < lines.length && lines[at] !== line) at++;
-		}
-		if (lines[at] !== line) return false;
-		at++;
-	}
-	return true;
+	const lines = source.split("\n").map((line) => line.trim());
+	const wanted = block.map((line) => line.trim());
+	const elided = (line) => /^(--|\/\/) \.\.\.$/.test(line);
+	// From block line i, with the file at `at`; `free`: the next line may be anywhere after `at`.
+	const from = (i, at, free) => {
+		if (i === wanted.length) return true;
+		if (elided(wanted[i])) return from(i + 1, at, true);
+		if (!free) return lines[at] === wanted[i] && from(i + 1, at + 1, false);
+		for (let k = lines.indexOf(wanted[i], at); k >= 0; k = lines.indexOf(wanted[i], k + 1))
+			if (from(i + 1, k + 1, false)) return true;
+		return false;
+	};
+	return from(0, 0, true);
 }
 
 function checkBlocks(page, blocks) {
