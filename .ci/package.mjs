@@ -8,7 +8,7 @@
 //   node .ci/package.mjs consumers  dist/consumers: a plain Luau place with ServerPackages laid
 //                                   out as `wally install` does, and a tiny roblox-ts game
 //                                   compiled against the npm package with rbxtsc 3 and with
-//                                   rbxtsc 2.3; dist/checks: wally.toml parsed by a real TOML
+//                                   rbxtsc 2.3; the README's minimal game (examples/game) in both; dist/checks: wally.toml parsed by a real TOML
 //                                   parser, the Roblox class names from @rbxts/types, the peer
 //                                   ranges against each compiler's types, and the declarations'
 //                                   surface, for the manifest, project and types specs
@@ -177,9 +177,7 @@ function wallyLink(target, entry) {
 // A plain Luau place, its ServerPackages laid out the way `wally install` lays
 // out a server-realm dependency: _Index/<scope>_<name>@<version>/<name> and a
 // link module named by the dependency alias.
-function buildLuauConsumer(manifest) {
-	const out = join(dist, "consumers", "luau");
-	fresh(out);
+function installWally(manifest, out) {
 	const [scope, name] = manifest.package.name.split("/");
 	const folder = `${scope}_${name}@${manifest.package.version}`;
 	cpSync(join(dist, "wally"), join(out, "ServerPackages", "_Index", folder, name), { recursive: true });
@@ -187,29 +185,33 @@ function buildLuauConsumer(manifest) {
 		join(out, "ServerPackages", "Leaderboards.lua"),
 		wallyLink(`script.Parent._Index["${folder}"]["${name}"]`, join(dist, "wally", "src", "init.luau")),
 	);
+}
+
+function buildLuauConsumer(manifest) {
+	const out = join(dist, "consumers", "luau");
+	fresh(out);
+	installWally(manifest, out);
 	cpSync(join(root, "spec", "packaging", "fixtures", "luau"), out, { recursive: true });
 	renameSync(join(out, "place.project.json"), join(out, "default.project.json"));
 	cpSync(join(root, "examples", "luau", "BoardService.luau"), join(out, "Services", "BoardService.luau"));
 }
 
+// The README's minimal game (examples/game), unchanged: in Luau with the Wally
+// package installed, and in roblox-ts compiled against the npm package.
+function buildMinimalGames(manifest) {
+	const out = join(dist, "consumers", "game-luau");
+	fresh(out);
+	cpSync(join(root, "examples", "game", "luau"), out, { recursive: true });
+	installWally(manifest, out);
+	buildRbxtsGame("rbxts", join(root, "examples", "game", "ts"), join(dist, "consumers", "game-ts"));
+}
+
 // A tiny roblox-ts game that imports the package by name, compiled with one
 // compiler and that compiler's own types and runtime (rbxts_include).
 function buildRbxtsConsumer(compiler) {
-	const { cli, types, typescript } = compilers[compiler];
-	if (!existsSync(cli) || !existsSync(join(root, "node_modules", types)))
-		throw new Error(`package: ${compiler}'s compiler is not installed; run npm ci (package-lock.json names it)`);
 	const out = join(dist, "consumers", compiler);
-	fresh(out);
-	cpSync(join(root, "spec", "packaging", "fixtures", "rbxts"), out, { recursive: true });
-	renameSync(join(out, "place.project.json"), join(out, "default.project.json"));
-	const modules = join(out, "node_modules", "@rbxts");
-	mkdirSync(modules, { recursive: true });
-	cpSync(join(dist, "npm"), join(modules, "leaderboards"), { recursive: true });
-	for (const dependency of ["services", "types"]) {
-		symlinkSync(join(root, "node_modules", "@rbxts", dependency), join(modules, dependency), "dir");
-	}
-	symlinkSync(join(root, "node_modules", types), join(modules, "compiler-types"), "dir");
-	run([cli, "--type", "game"], out);
+	buildRbxtsGame(compiler, join(root, "spec", "packaging", "fixtures", "rbxts"), out);
+	const { types, typescript } = compilers[compiler];
 	// What npm checks before it installs the package into such a game: the peer ranges.
 	const compilerTypes = versionOf(types);
 	return {
@@ -218,6 +220,25 @@ function buildRbxtsConsumer(compiler) {
 		accepted: semver.satisfies(compilerTypes, pkg.peerDependencies["@rbxts/compiler-types"]),
 		typecheck: typecheck(out, typescript),
 	};
+}
+
+// A roblox-ts game's files compiled in `out` with the package installed under node_modules/@rbxts.
+function buildRbxtsGame(compiler, fixture, out) {
+	const { cli, types } = compilers[compiler];
+	if (!existsSync(cli) || !existsSync(join(root, "node_modules", types)))
+		throw new Error(`package: ${compiler}'s compiler is not installed; run npm ci (package-lock.json names it)`);
+	fresh(out);
+	cpSync(fixture, out, { recursive: true });
+	if (existsSync(join(out, "place.project.json")))
+		renameSync(join(out, "place.project.json"), join(out, "default.project.json"));
+	const modules = join(out, "node_modules", "@rbxts");
+	mkdirSync(modules, { recursive: true });
+	cpSync(join(dist, "npm"), join(modules, "leaderboards"), { recursive: true });
+	for (const dependency of ["services", "types"]) {
+		symlinkSync(join(root, "node_modules", "@rbxts", dependency), join(modules, dependency), "dir");
+	}
+	symlinkSync(join(root, "node_modules", types), join(modules, "compiler-types"), "dir");
+	run([cli, "--type", "game"], out);
 }
 
 // The consumer's typecheck/ files, checked (not compiled) by the compiler's own TypeScript: what a
@@ -266,6 +287,7 @@ if (what === "consumers" || what === "all") {
 	if (!existsSync(join(dist, "wally"))) buildWally();
 	fresh(join(dist, "consumers"));
 	buildLuauConsumer(manifest);
+	buildMinimalGames(manifest);
 	writeJson(join(dist, "checks", "peers.json"), Object.keys(compilers).map(buildRbxtsConsumer));
 	writeJson(join(dist, "checks", "wally.json"), { manifest, packageJson: { name: pkg.name, version: pkg.version } });
 	// The Roblox class names, for the project file checks (the declarations are too big to hand to the VM).

@@ -3,18 +3,18 @@ import { HttpService } from "@rbxts/services";
 import { DEFAULTS, Topics } from "../../plugins/leaderboards";
 import { headlessGate } from "../gate/control";
 
-// The README reference against the declarations: what the TypeScript checker
-// lists for each public type (dist/checks/luau-types.json, written by
-// .ci/package.mjs) must have its row, and each documented default must be the
-// one settings applies.
+// The API reference page (docs/reference.md) against the declarations: what
+// the TypeScript checker lists for each public type (dist/checks/luau-types.json,
+// written by .ci/package.mjs) must have its row, and each documented default
+// must be the one settings applies.
 const gate = headlessGate();
 const describeGate = gate && gate.readFile("dist/checks/luau-types.json") !== undefined ? describe : describe.skip;
 
 // The text under a heading, up to the next heading of any level.
-function section(readme: string, heading: string): string {
-	const [start] = readme.find(`\n${heading}\n`, 1, true);
+function section(page: string, heading: string): string {
+	const [start] = page.find(`\n${heading}\n`, 1, true);
 	if (start === undefined) return "";
-	const rest = readme.sub(start + heading.size() + 2);
+	const rest = page.sub(start + heading.size() + 2);
 	const [stop] = rest.find("\n#", 1, true);
 	return stop === undefined ? rest : rest.sub(1, stop);
 }
@@ -33,8 +33,8 @@ function rows(text: string): Map<string, string[]> {
 	return result;
 }
 
-describeGate("the README reference says what the code does", () => {
-	const readme = gate!.readFile("README.md")!;
+describeGate("the API reference page says what the code does", () => {
+	const reference = gate!.readFile("docs/reference.md")!;
 	const surface = (
 		HttpService.JSONDecode(gate!.readFile("dist/checks/luau-types.json")!) as {
 			surface: Record<string, { name: string; method: boolean }[]>;
@@ -43,7 +43,7 @@ describeGate("the README reference says what the code does", () => {
 	const names = (declared: string) => surface[declared].map((member) => member.name);
 
 	it("every public call and field of the boards has its row, and every row is a real member", () => {
-		const api = section(readme, "## API reference");
+		const api = section(reference, "## The boards");
 		// Service plumbing the kernel calls, not a game.
 		const plumbing = new Set(["Name", "stop"]);
 		const documented = new Set<string>();
@@ -58,21 +58,21 @@ describeGate("the README reference says what the code does", () => {
 
 	it("every option, BoardConfig field, ShutdownResult field and backend member has its row", () => {
 		const cases: [string, string][] = [
-			["LeaderboardOptions", "### Options"],
-			["BoardConfig", "### BoardConfig"],
-			["ShutdownResult", "### ShutdownResult"],
+			["LeaderboardOptions", "## Options"],
+			["BoardConfig", "## BoardConfig"],
+			["ShutdownResult", "## ShutdownResult"],
 			["Backend", "## The backend contract"],
 		];
 		for (const [declared, heading] of cases) {
-			const documented = rows(section(readme, heading));
+			const documented = rows(section(reference, heading));
 			const missing = names(declared).filter((name) => !documented.has(name));
 			expect(`${declared}: ${missing.join(", ")}`).toBe(`${declared}: `);
 		}
 	});
 
 	it("every default in the Options and BoardConfig tables is the one attach applies", () => {
-		const documented = rows(section(readme, "### Options"));
-		for (const [name, cells] of rows(section(readme, "### BoardConfig"))) documented.set(name, cells);
+		const documented = rows(section(reference, "## Options"));
+		for (const [name, cells] of rows(section(reference, "## BoardConfig"))) documented.set(name, cells);
 		for (const [name, value] of pairs(DEFAULTS)) {
 			const cells = documented.get(name as string);
 			const shown = typeIs(value, "string") ? `\`"${value}"\`` : tostring(value);
@@ -81,7 +81,7 @@ describeGate("the README reference says what the code does", () => {
 	});
 
 	it("every Bus topic has its row", () => {
-		const topics = section(readme, "### Bus topics");
+		const topics = section(reference, "## Bus topics");
 		for (const [, topic] of pairs(Topics)) expect(topics).toContain(`| \`${topic}\` |`);
 	});
 });

@@ -1,0 +1,110 @@
+import { afterEach, describe, expect, it } from "@rbxts/jest-globals";
+import { Kernel } from "../../kernel";
+import { Entry, Leaderboards, Period, ShutdownResult, Standing } from "../../plugins/leaderboards";
+import { headlessGate } from "../gate/control";
+
+// The calls the docs pages quote (examples/docs/Tour.luau), run as a game would run them.
+const gate = headlessGate();
+const describeGate = gate ? describe : describe.skip;
+
+interface Tour {
+	boards(this: void, kernel: Kernel): Leaderboards;
+	periods(this: void, boards: Leaderboards): LuaTuple<[Entry[], Entry[], Entry[], number, Period]>;
+	updates(this: void, kernel: Kernel, boards: Leaderboards, render: (board: string, rows: Entry[]) => void): void;
+	standing(this: void, boards: Leaderboards, player: Player): LuaTuple<[Standing, Standing[], Entry[], number]>;
+	wipe(this: void, boards: Leaderboards, cheater: Player): void;
+	memoryStore(this: void, kernel: Kernel): Leaderboards;
+	drained(this: void, kernel: Kernel, report: (line: string) => void): void;
+}
+
+const WINDOW = 16; // the first flush window, FlushSeconds (15) after the first submit
+
+describeGate("the calls the docs show", () => {
+	afterEach(() => gate!.reset());
+	const tour = () =>
+		require(
+			game
+				.GetService("ServerScriptService")
+				.WaitForChild("Leaderboards")
+				.WaitForChild("examples")
+				.WaitForChild("docs")
+				.WaitForChild("Tour") as ModuleScript,
+		) as Tour;
+
+	it("boards, periods, updates, standing and moderation on the default backend", () => {
+		gate!.reset();
+		const kernel = new Kernel({ bindToClose: false });
+		const boards = tour().boards(kernel);
+		const rendered = new Array<string>();
+		tour().updates(kernel, boards, (board, rows) => rendered.push(`${board} ${rows[0]?.DisplayName}`));
+		kernel.start();
+		gate!.users.register(7, "ada", "Ada");
+		const ada = gate!.players.join({ UserId: 7, Name: "ada", DisplayName: "Ada" });
+		for (const [board, first, second] of [
+			["Kills", 5, 3],
+			["BestTime", 52_000, 61_000],
+			["Level", 9, 4],
+			["Coins", 10, 5],
+			["DailyKills", 1, 1],
+		] as const) {
+			boards.submit(board, ada, first);
+			boards.submit(board, ada, second);
+		}
+		task.wait(WINDOW);
+		const stored = (name: string) => gate!.dataStore.snapshot(`CKBoard_${name}`).get("7");
+		// Keep-best either way, the newest, sums.
+		expect([stored("Kills"), stored("BestTime"), stored("Level"), stored("Coins")]).toEqual([5, 52_000, 4, 15]);
+		expect(stored("DailyKills@2026-12-06")).toBe(2);
+
+		const [today, yesterday, day, seconds, period] = tour().periods(boards);
+		expect(today.map((entry) => entry.Value)).toEqual([2]);
+		expect([yesterday.size(), day.size()]).toEqual([0, 0]);
+		expect(period.Id).toBe("2026-12-06");
+		expect(seconds).toBe(period.Finish - os.time());
+		task.wait(); // the Updated subscriber names the page on its own thread
+		expect(rendered).toContain("DailyKills Ada");
+
+		const [me, near, pals, unread] = tour().standing(boards, ada);
+		expect(me).toEqual({ Key: "7", Value: 5, Rank: 1 });
+		expect(near).toEqual([{ Key: "7", Value: 5, Rank: 1 }]);
+		expect([pals, unread]).toEqual([[{ Key: "7", Value: 5, Rank: 1 }], 0]);
+
+		tour().wipe(boards, ada);
+		expect(boards.top("Kills")).toEqual([]); // hidden at once
+		task.wait(WINDOW);
+		expect([stored("Kills"), stored("BestTime"), stored("DailyKills@2026-12-06")]).toEqual([
+			undefined,
+			undefined,
+			undefined,
+		]);
+		kernel.stop();
+	});
+
+	it("the MemoryStore backend with four shards", () => {
+		gate!.reset();
+		const kernel = new Kernel({ bindToClose: false });
+		const boards = tour().memoryStore(kernel);
+		kernel.start();
+		boards.submit("Kills", "guild-a", 4);
+		boards.submit("Kills", "guild-b", 9);
+		task.wait(WINDOW);
+		expect(boards.top("Kills").map((entry) => `${entry.Key}=${entry.Value}`)).toEqual(["guild-b=9", "guild-a=4"]);
+		kernel.stop();
+	});
+
+	it("the drain's result reaches the game when it is incomplete", () => {
+		gate!.reset();
+		const kernel = new Kernel({ bindToClose: false });
+		const boards = tour().boards(kernel);
+		const reported = new Array<string>();
+		tour().drained(kernel, (line) => reported.push(line));
+		kernel.start();
+		gate!.dataStore.fault({ method: "UpdateAsync", rate: 1 }); // every write fails: the drain makes no progress
+		boards.submit("Kills", "guild-a", 4);
+		kernel.stop();
+		task.wait();
+		expect(reported).toEqual(["board drain incomplete: leaderboard shutdown flush made no progress (1 left)"]);
+		const [, drain] = boards.destroy();
+		expect((drain as ShutdownResult).Complete).toBe(false);
+	});
+});
