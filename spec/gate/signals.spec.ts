@@ -97,6 +97,18 @@ describeGate("workspace.SignalBehavior", () => {
 		expect(late.Event.Wait()[0]).toBe("late");
 	});
 
+	it("Deferred: BindToClose is a resumption point, so handlers queued before a close run before its callbacks", () => {
+		gate!.signals.use("Deferred");
+		const server = gate!.newServer();
+		const event = new Instance("BindableEvent");
+		const order: string[] = [];
+		event.Event.Connect(() => order.push("handler"));
+		server.game.BindToClose(() => order.push("close"));
+		event.Fire();
+		server.close();
+		expect(order).toEqual(["handler", "close"]);
+	});
+
 	it("AncestryDeferred: ancestry events are deferred, the rest fire Immediate", () => {
 		gate!.signals.use("AncestryDeferred");
 		const folder = new Instance("Folder");
