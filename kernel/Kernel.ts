@@ -233,10 +233,12 @@ export class Kernel {
 			let finish: (() => void) | undefined;
 			const allStopped = new Promise<void>((done) => (finish = done));
 			const order = [...this.started];
+			// Every stop is pending before the first runs: a stop that returns at once must not
+			// empty the set (and end the wait) while a later-spawned, yielding stop has not begun.
+			for (const service of order) if (service.stop !== undefined) pending.add(service.Name);
 			for (let i = order.size() - 1; i >= 0; i--) {
 				const service = order[i];
 				if (!service.stop) continue;
-				pending.add(service.Name);
 				task.spawn(() => {
 					const [ok, problem] = pcall(() => service.stop!());
 					if (!ok) {

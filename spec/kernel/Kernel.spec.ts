@@ -196,6 +196,30 @@ describe("Kernel stop", () => {
 		expect(logs.messages("warn")).toEqual(["[Kernel] Stuck did not stop within the 25 s close budget"]);
 	});
 
+	it("waits for a yielding stop that runs after one returning at once (the last started stops first)", () => {
+		const { events, service } = recorder();
+		const kernel = quiet();
+		kernel.add(
+			service("Alpha", {
+				stop() {
+					task.wait(2);
+					events.push("Alpha stopped");
+				},
+			}),
+		);
+		kernel.add(service("Bravo"));
+		kernel.start();
+		const started = os.clock();
+		const result = kernel.stop();
+		expect(events.filter((e) => e.sub(1, 4) === "stop" || e === "Alpha stopped")).toEqual([
+			"stop Bravo",
+			"Alpha stopped",
+		]);
+		expect(os.clock() - started).toBeCloseTo(2, 1);
+		expect(result.complete).toBe(true);
+		expect(result.unfinished).toEqual([]);
+	});
+
 	it("a stop that errors is logged with its name; the others still run", () => {
 		const logs = captureLogs();
 		const { events, service } = recorder();
