@@ -26,7 +26,7 @@ interface Flight {
  * done included, waits FlushSeconds: a key is written at most once a round, an
  * idle server runs no windows, and failures back off.
  *
- * A window takes min(WritesPerFlush, backend.budget()) writes and walks the
+ * A window takes min(WritesPerFlush, the backend's budget()) writes and walks the
  * boards in name order, resuming after the board it wrote last, one key per
  * board per turn and one attempt per key: it takes at most the keys a board had
  * queued when it began. Up to WritesInFlight writes overlap, each key's value
@@ -178,8 +178,8 @@ export class Flusher implements FlusherStage {
 
 	// The window's write cap: WritesPerFlush, capped by the backend's budget.
 	private budget(): number {
-		const { WritesPerFlush, backend } = this.context.settings;
-		const available = backend.budget?.();
+		const { WritesPerFlush, store } = this.context.settings;
+		const available = store.budget();
 		const budget = available === undefined ? WritesPerFlush : math.min(WritesPerFlush, available);
 		return math.max(0, math.floor(budget));
 	}
@@ -212,7 +212,6 @@ export class Flusher implements FlusherStage {
 	private launch(write: PendingWrite, draining: boolean, resolved: (ok: boolean) => void) {
 		const { settings, stats, stages, kernel } = this.context;
 		const board = settings.boards.get(write.Board)!;
-		const backend = settings.backend;
 		// Counted before the backend runs: a backend that calls destroy() from its
 		// write must find this write in flight.
 		const flight: Flight = {};
@@ -227,12 +226,12 @@ export class Flusher implements FlusherStage {
 				const [ok, result] = pcall(() => {
 					// remove(): the stored value goes first, then what was submitted after it.
 					if (write.Remove) {
-						if (backend.remove!(write.Store ?? write.Board, write.Key) !== true) return false;
+						if (settings.store.remove(write.Store ?? write.Board, write.Key) !== true) return false;
 						removed = true;
 						kernel.Bus.publish(Topics.Removed, write.Board, write.Key);
 						if (write.Remove === "only") return true;
 					}
-					return writeThrough(backend, board, write);
+					return writeThrough(settings.store, board, write);
 				});
 				this.flights.delete(flight);
 				if (!ok) log.debug(`write ${write.Store ?? write.Board} ${write.Key} errored: ${result}`);

@@ -164,8 +164,8 @@ export class Queue implements QueueStage {
 			this.boards.set(name, new BoardQueue(board));
 		}
 		this.stats = context.stats;
-		this.integersOnly = context.settings.backend.integers === true;
-		this.maxKeyLength = context.settings.backend.maxKeyLength;
+		this.integersOnly = context.settings.store.integers;
+		this.maxKeyLength = context.settings.store.maxKeyLength;
 		this.unixTime = context.settings.unixTime;
 	}
 

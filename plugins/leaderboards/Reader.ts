@@ -122,11 +122,11 @@ export class Reader implements ReaderStage {
 	}
 
 	scores(board: string, subjects: ReadonlyArray<Subject>, period?: string): Map<string, number> | undefined {
-		const { backend, unixTime, RequestSeconds } = this.context.settings;
+		const { store: backend, unixTime, RequestSeconds } = this.context.settings;
 		const config = this.warnings.boardOf(this.context.settings, "scores", board);
 		if (!config) return new Map();
 		const [store] = readPlace(board, config.Period, period, unixTime);
-		if (!backend.scores) error("Leaderboards: scores() needs a backend with scores(); this backend has none", 2);
+		backend.needs("scores", "scores()", 2);
 		if (!typeIs(subjects, "table")) error(`Leaderboards: scores() takes an array of subjects (got ${subjects})`, 3);
 		const keys = new Array<string>();
 		const seen = new Set<string>();
@@ -140,14 +140,14 @@ export class Reader implements ReaderStage {
 			}
 		}
 		if (keys.isEmpty()) return new Map();
-		const budget = backend.readBudget?.();
+		const budget = backend.readBudget();
 		if (budget !== undefined && keys.size() > budget) {
 			log.warn(
 				`${board}: scores() refused ${keys.size()} keys: the read budget grants ${budget} now (ask for fewer, or later)`,
 			);
 			return undefined;
 		}
-		const call = within(this.context.kernel.Scheduler, RequestSeconds, () => backend.scores!(store, keys));
+		const call = within(this.context.kernel.Scheduler, RequestSeconds, () => backend.scores(store, keys));
 		if (!call.settled) {
 			log.warn(`${board}: scores() read past RequestSeconds (${RequestSeconds} s); treated as failed`);
 			return undefined;
@@ -190,7 +190,7 @@ export class Reader implements ReaderStage {
 		this.started += 1;
 		const order = this.started;
 		const call = within(kernel.Scheduler, settings.RequestSeconds, () =>
-			settings.backend.sorted(store, config.Ascending, size),
+			settings.store.sorted(store, config.Ascending, size),
 		);
 		this.flights.delete(id);
 		if (!call.ok && call.settled) error(call.problem, 0);

@@ -221,8 +221,8 @@ export class Standing implements StandingStage {
 				return rows;
 			}
 		}
-		const backend = settings.backend;
-		if (!backend.around) error("Leaderboards: around() needs a backend with around(); this backend has none", 2);
+		const backend = settings.store;
+		backend.needs("around", "around()", 2);
 		const answers = this.boards.get(board)!;
 		const value = me.Value;
 		const store = this.storageOf(config);
@@ -230,7 +230,7 @@ export class Standing implements StandingStage {
 		const rows = stages.Drainer.destroyed()
 			? answers.ranges.cached(id, true)
 			: answers.ranges.fetch(id, () => {
-					const range = this.within(() => backend.around!(store, config.Ascending, value, size, me.Key));
+					const range = this.within(() => backend.around(store, config.Ascending, value, size, me.Key));
 					return range && this.line(me, range.Ahead, range.Behind, size, answers.removing);
 				});
 		if (!rows) return undefined;
@@ -255,8 +255,7 @@ export class Standing implements StandingStage {
 				`Leaderboards: friends() player must be a Player, a session with a Player or a UserId (got ${shown(player)})`,
 				3,
 			);
-		if (!settings.backend.scores)
-			error("Leaderboards: friends() needs a backend with scores(); this backend has none", 2);
+		settings.store.needs("scores", "friends()", 2);
 		if (!settings.players.GetFriendsAsync)
 			error("Leaderboards: friends() needs Players with GetFriendsAsync (the Players option)", 2);
 		const destroyed = stages.Drainer.destroyed();
@@ -276,9 +275,8 @@ export class Standing implements StandingStage {
 	remove(board: string, subject: Subject): boolean {
 		const { settings, stages } = this.context;
 		if (!this.boardOf(board, "remove")) return false;
-		if (!settings.backend.remove)
-			error("Leaderboards: remove() needs a backend with remove(); this backend has none", 2);
-		const [key, refusal] = storableKey(subject, settings.backend.maxKeyLength);
+		settings.store.needs("remove", "remove()", 2);
+		const [key, refusal] = storableKey(subject, settings.store.maxKeyLength);
 		if (refusal !== undefined) {
 			this.warnings.once(board, `remove ${refusal}`, `remove() refused, ${refusal}`);
 			return false;
@@ -345,7 +343,7 @@ export class Standing implements StandingStage {
 	// OrderedRead budget), rank() and scores(). No readBudget: every key.
 	private readGrant(keys: number): number {
 		const { settings } = this.context;
-		const budget = settings.backend.readBudget?.();
+		const budget = settings.store.readBudget();
 		if (!typeIs(budget, "number") || budget !== budget) return keys;
 		const held = math.floor(budget);
 		return math.max(0, held - math.min(settings.WritesPerFlush, math.floor(held / 2)));
@@ -388,11 +386,9 @@ export class Standing implements StandingStage {
 	private place(config: Board, key: string, page: ReadonlyArray<Entry>): Place | undefined {
 		const { settings, stages } = this.context;
 		const answers = this.boards.get(config.Name)!;
-		if (refuseKey(key, settings.backend.maxKeyLength) !== undefined || answers.removing.has(key))
-			return { Key: key };
+		if (refuseKey(key, settings.store.maxKeyLength) !== undefined || answers.removing.has(key)) return { Key: key };
 		for (const entry of page) if (entry.Key === key) return { Key: key, Value: entry.Value, Rank: entry.Rank };
-		if (!settings.backend.scores)
-			error("Leaderboards: rank() and around() need a backend with scores(); this backend has none", 3);
+		settings.store.needs("scores", "rank() and around()", 3);
 		const id = `${this.storageOf(config)}:${key}`;
 		const value = stages.Drainer.destroyed()
 			? answers.values.cached(id, true)

@@ -7,16 +7,9 @@ export {
 	PAGE_SIZE,
 	orderedDataStoreBackend,
 } from "./backends/OrderedDataStore";
-export {
-	MAX_EXPIRATION,
-	MemoryStore,
-	MemoryStoreOptions,
-	READ_SHARE,
-	UNITS_PER_USER,
-	WRITERS_KEPT,
-	memoryStoreBackend,
-	sumItem,
-} from "./backends/MemoryStore";
+export { MAX_EXPIRATION, MemoryStore, MemoryStoreOptions, memoryStoreBackend } from "./backends/MemoryStore";
+export { READ_SHARE, UNITS_PER_USER } from "./backends/memory/quota";
+export { WRITERS_KEPT, sumItem } from "./backends/memory/ledger";
 export { FAILURE_PAUSE } from "./Drainer";
 export { REFILL_SECONDS } from "./Flusher";
 export { CACHE_LIMIT, RESULTS_PER_MINUTE } from "./NameResolver";

@@ -12,6 +12,7 @@ import {
 	ResetSchedule,
 	Settings,
 	WEEKDAYS,
+	Store,
 	shown,
 	storageName,
 } from "./types";
@@ -236,6 +237,8 @@ export function settingsOf(options: LeaderboardOptions): Settings {
 			if (!callable(factory)) fail(`options.Stages.${name}`, "must be a function (context) -> stage", factory);
 	}
 
+	const requestSeconds = positive("options.RequestSeconds", options.RequestSeconds, DEFAULTS.RequestSeconds);
+	const label = options.Backend === undefined ? "the default backend (OrderedDataStores)" : "options.Backend";
 	return {
 		boards,
 		boardNames,
@@ -247,9 +250,10 @@ export function settingsOf(options: LeaderboardOptions): Settings {
 			DEFAULTS.MaxWriteAttempts,
 		),
 		ShutdownSeconds: shutdown,
-		RequestSeconds: positive("options.RequestSeconds", options.RequestSeconds, DEFAULTS.RequestSeconds),
+		RequestSeconds: requestSeconds,
 		WritesInFlight: positiveInteger("options.WritesInFlight", options.WritesInFlight, DEFAULTS.WritesInFlight),
 		backend,
+		store: new Store(backend, label, clock, requestSeconds),
 		clock,
 		unixTime,
 		skipLoop: flag("options.SkipLoop", options.SkipLoop, false),

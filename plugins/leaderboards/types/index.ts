@@ -3,3 +3,4 @@ export * from "./rules";
 export * from "./stages";
 export * from "./periods";
 export * from "./warnings";
+export * from "./store";

@@ -73,8 +73,24 @@ export interface BackendRow {
 }
 
 /**
+ * What every backend call gets as its last argument: the attach's Clock (the
+ * time source of cache windows, and of a backend's own quota) and when the call
+ * is given up on (Deadline, on that clock: RequestSeconds after it started). A
+ * backend written to the design document's contract ignores it.
+ */
+export interface BackendCall {
+	readonly Clock: () => number;
+	readonly Deadline: number;
+}
+
+/** submit()'s and set()'s last argument: the pending write itself, with the call's context. */
+export interface BackendWrite extends PendingWrite, BackendCall {}
+
+/**
  * Where scores live. Checked at attach: it needs sorted plus submit or set.
  * Functions are called with a dot (no self), as plain tables of functions.
+ * Each gets a BackendCall (or, for submit and set, a BackendWrite) as its last
+ * argument, after the ones the design document names.
  */
 export interface Backend {
 	/**
@@ -93,29 +109,41 @@ export interface Backend {
 		keepBest: boolean,
 		ascending: boolean,
 		sum?: boolean,
-		write?: PendingWrite,
+		write?: BackendWrite,
 	) => boolean;
 	/** submit() understands its sum argument; without this, Sum boards write through set. */
 	sums?: boolean;
 	/** DataStore-shaped stores: call updater(old) and write a non-nil result; nil means no write. */
-	set?: (store: string, key: string, updater: (old: number | undefined) => number | undefined) => boolean;
+	set?: (
+		store: string,
+		key: string,
+		updater: (old: number | undefined) => number | undefined,
+		write?: BackendWrite,
+	) => boolean;
 	/** Ranked reads: up to count rows, best first; undefined on failure. */
-	sorted: (store: string, ascending: boolean, count: number) => BackendRow[] | undefined;
+	sorted: (store: string, ascending: boolean, count: number, call?: BackendCall) => BackendRow[] | undefined;
 	/** Writes available now; each window takes the smaller of this and WritesPerFlush. */
-	budget?: () => number | undefined;
+	budget?: (call?: BackendCall) => number | undefined;
 	/** Stored values for keys, missing keys left out; undefined on failure. Needed by scores(). */
-	scores?: (store: string, keys: string[]) => Map<string, number> | undefined;
+	scores?: (store: string, keys: string[], call?: BackendCall) => Map<string, number> | undefined;
 	/** Keys scores() may read now; scores() refuses (nil, with a warning) more keys than this instead of waiting on a throttle. */
-	readBudget?: () => number | undefined;
+	readBudget?: (call?: BackendCall) => number | undefined;
 	/** Optional, needed by remove(): deletes a stored value; false (or an error) on failure. */
-	remove?: (store: string, key: string) => boolean;
+	remove?: (store: string, key: string, call?: BackendCall) => boolean;
 	/**
 	 * Optional, needed by around(): the rows nearest the subject `key` stored at
 	 * `value`, on each side (value bounds on OrderedDataStores, range bounds at
 	 * the value and key on a sorted map); undefined on failure or when the
 	 * store's request budget is spent (refused, not throttled).
 	 */
-	around?: (store: string, ascending: boolean, value: number, count: number, key: string) => BackendRange | undefined;
+	around?: (
+		store: string,
+		ascending: boolean,
+		value: number,
+		count: number,
+		key: string,
+		call?: BackendCall,
+	) => BackendRange | undefined;
 	/** The store holds integers only: submit refuses fractions (the default backend sets this). */
 	integers?: boolean;
 	/** The longest key the store accepts (the default backend: 50). */

@@ -1,5 +1,5 @@
-import { Backend } from "./public";
 import { Board, PendingWrite } from "./stages";
+import { Store } from "./store";
 
 // The domain rules, each in exactly one place: every stage (and a game's own
 // stage) resolves keys, validates values and keeps the best through these.
@@ -146,9 +146,12 @@ export function updaterFor(value: number, keepBest: boolean, ascending: boolean,
  * (a Sum board's only where the backend declares sums), else set with the
  * board's updater. Returns what the backend returned.
  */
-export function writeThrough(backend: Backend, board: Board, write: PendingWrite): unknown {
-	const store = write.Store ?? write.Board;
-	if (backend.submit && (!board.Sum || backend.sums === true))
-		return backend.submit(store, write.Key, write.Value, board.KeepBest, board.Ascending, board.Sum, write);
-	return backend.set!(store, write.Key, updaterFor(write.Value, board.KeepBest, board.Ascending, board.Sum, write));
+export function writeThrough(store: Store, board: Board, write: PendingWrite): unknown {
+	const name = write.Store ?? write.Board;
+	const backend = store.backend;
+	const record = store.writeOf(write);
+	if (backend.submit && (!board.Sum || store.sums))
+		return backend.submit(name, write.Key, write.Value, board.KeepBest, board.Ascending, board.Sum, record);
+	const updater = updaterFor(write.Value, board.KeepBest, board.Ascending, board.Sum, write);
+	return backend.set!(name, write.Key, updater, record);
 }

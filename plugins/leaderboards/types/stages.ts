@@ -1,5 +1,6 @@
 import { Kernel, Service } from "../../../kernel";
 import { PeriodRule } from "./periods";
+import { Store } from "./store";
 import { Backend, BoardConfig, Entry, ShutdownResult, Standing, Stats, Subject, WindowSummary } from "./public";
 
 /** What names() needs of UserService (a spec may hand it a double). */
@@ -83,6 +84,8 @@ export interface Settings {
 	readonly RequestSeconds: number;
 	readonly WritesInFlight: number;
 	readonly backend: Backend;
+	/** The backend wrapped once: its capabilities resolved, every call given the clock and its deadline. */
+	readonly store: Store;
 	readonly clock: () => number;
 	readonly unixTime: () => number;
 	readonly skipLoop: boolean;

@@ -1,0 +1,93 @@
+import { Backend, BackendCall, BackendRange, BackendRow, BackendWrite } from "./public";
+import { PendingWrite } from "./stages";
+
+/** The optional things a backend may do, as a call needing one names them. */
+export type Capability = "scores" | "around" | "remove";
+
+/**
+ * A backend wrapped once, at attach: what it can do resolved from its members
+ * (stages ask the store, never the backend's members), and every call given
+ * the attach's Clock and the call's deadline (BackendCall) as its last argument.
+ */
+export class Store {
+	/** The store holds integers only: submit refuses fractions. */
+	readonly integers: boolean;
+	/** The longest key the store accepts; undefined: any. */
+	readonly maxKeyLength?: number;
+	/** submit() adds a Sum board's values itself (sums = true); else Sum boards write through set(). */
+	readonly sums: boolean;
+	private readonly can: Record<Capability, boolean>;
+
+	constructor(
+		readonly backend: Backend,
+		/** How errors name it: "the default backend (OrderedDataStores)", "options.Backend". */
+		readonly label: string,
+		private readonly clock: () => number,
+		private readonly requestSeconds: number,
+	) {
+		this.integers = backend.integers === true;
+		this.maxKeyLength = backend.maxKeyLength;
+		this.sums = backend.submit !== undefined && backend.sums === true;
+		this.can = {
+			scores: backend.scores !== undefined,
+			around: backend.around !== undefined,
+			remove: backend.remove !== undefined,
+		};
+	}
+
+	/** The store can do `capability`. */
+	has(capability: Capability): boolean {
+		return this.can[capability];
+	}
+
+	/**
+	 * Raises the one error for a call the backend cannot serve, at the game's
+	 * call (`level` counts from the caller of needs()). `calls` names the public calls ("scores()").
+	 */
+	needs(capability: Capability, calls: string, level: number) {
+		if (this.can[capability]) return;
+		const verb = calls.find(" and ")[0] !== undefined ? "need" : "needs";
+		error(`Leaderboards: ${calls} ${verb} a backend with ${capability}(); ${this.label} has none`, level + 1);
+	}
+
+	/** A call's context: the attach's clock, and the deadline RequestSeconds from now on it. */
+	call(): BackendCall {
+		return { Clock: this.clock, Deadline: this.clock() + this.requestSeconds };
+	}
+
+	/** The write as a backend receives it: the pending write with the call's context. */
+	writeOf(write: PendingWrite): BackendWrite {
+		const call = this.call();
+		const record = write as BackendWrite & { Clock?: () => number; Deadline?: number };
+		// The same table: a backend keeps seeing Superseded turn true on it.
+		record.Clock = call.Clock;
+		record.Deadline = call.Deadline;
+		return record;
+	}
+
+	sorted(name: string, ascending: boolean, count: number): BackendRow[] | undefined {
+		return this.backend.sorted(name, ascending, count, this.call());
+	}
+
+	scores(name: string, keys: string[]): Map<string, number> | undefined {
+		return this.backend.scores!(name, keys, this.call());
+	}
+
+	around(name: string, ascending: boolean, value: number, count: number, key: string): BackendRange | undefined {
+		return this.backend.around!(name, ascending, value, count, key, this.call());
+	}
+
+	remove(name: string, key: string): unknown {
+		return this.backend.remove!(name, key, this.call());
+	}
+
+	/** Writes available now; undefined when the backend does not say. */
+	budget(): number | undefined {
+		return this.backend.budget?.(this.call());
+	}
+
+	/** Keys scores() may read now; undefined when the backend does not say. */
+	readBudget(): number | undefined {
+		return this.backend.readBudget?.(this.call());
+	}
+}
