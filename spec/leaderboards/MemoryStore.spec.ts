@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "@rbxts/jest-globals
 import { MemoryStoreService } from "@rbxts/services";
 import { MAX_EXPIRATION, READ_SHARE, Topics, UNITS_PER_USER, memoryStoreBackend } from "../../plugins/leaderboards";
 import { GateServer, headlessGate } from "../gate/control";
+import { manualClock } from "../kernel/doubles";
 import { boardsWith } from "./doubles";
 
 // The MemoryStore backend against the behaviours the default backend meets, on
@@ -288,6 +289,19 @@ describeGate("the MemoryStore backend", () => {
 			expect(boards._flush().Budget).toBeLessThan(45);
 			task.wait(30); // half a minute refills half of each bucket: 90 + 90 above the read half's half
 			expect(boards._flush().Budget).toBeGreaterThanOrEqual(179);
+		});
+
+		it("refills by the attach's Clock option (the BackendCall every call gets), not os.clock", () => {
+			const time = manualClock(1000);
+			const { boards } = boardsWith({ Backend: memoryStoreBackend(), WritesPerFlush: 1000, Clock: time.clock });
+			for (let i = 1; i <= 200; i++) boards.submit("Kills", `p${i}`, i);
+			expect(boards._flush().Written).toBe(90);
+			// A minute of engine time is no refill while the Clock stands still...
+			task.wait(60);
+			expect(boards._flush().Budget).toBe(0);
+			// ...and half a minute on the Clock refills half of each bucket: 30 + 30 above the read half's half.
+			time.advance(30);
+			expect(boards._flush().Budget).toBe(60);
 		});
 
 		it("counts only the shards open now: one over its partition's limit is paused", () => {
