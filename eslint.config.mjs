@@ -30,12 +30,20 @@ export default [
 		rules: { "no-restricted-imports": "off" },
 	},
 	{
-		// A stage imports only the contracts in ./types (and the kernel); attach alone wires stages together.
-		files: ["plugins/leaderboards/{Queue,Flusher,Reader,NameResolver,Drainer}.ts"],
+		// Every stage is a folder of stages/: its files import each other, the contracts in ../../types and
+		// the kernel, never another stage, attach, settings or a backend (attach alone wires them together).
+		files: ["plugins/leaderboards/stages/**/*.ts"],
 		rules: {
 			"no-restricted-imports": [
 				"error",
-				{ patterns: ["./Queue", "./Flusher", "./Reader", "./NameResolver", "./Drainer", "./attach", "./settings", "./backends/*"] },
+				{
+					patterns: [
+						{
+							regex: "^\\.\\./(?!\\.\\./types$|\\.\\./\\.\\./\\.\\./kernel$)",
+							message: "A stage imports only ../../types, the kernel and its own folder's files.",
+						},
+					],
+				},
 			],
 		},
 	},

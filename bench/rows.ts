@@ -1,6 +1,7 @@
 import { DataStoreService } from "@rbxts/services";
 import { Kernel } from "../kernel";
-import { Backend, DEFAULTS, Entry, LeaderboardOptions, Leaderboards, attach } from "../plugins/leaderboards";
+import { Backend, Entry, LeaderboardOptions, Leaderboards, attach } from "../plugins/leaderboards";
+import { DEFAULTS } from "../plugins/leaderboards/internal";
 import { HeadlessGate } from "../spec/gate/control";
 import { BenchRow, formatNumber, medianSeconds } from "./measure";
 import { HandWrittenLeaderboard } from "./handwritten";

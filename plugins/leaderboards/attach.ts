@@ -1,11 +1,11 @@
 import { Kernel, Logger, Service } from "../../kernel";
-import { Drainer } from "./Drainer";
-import { Flusher } from "./Flusher";
-import { NameResolver } from "./NameResolver";
-import { Queue } from "./Queue";
-import { Reader } from "./Reader";
-import { Refresher } from "./Refresher";
-import { Standing } from "./Standing";
+import { Drainer } from "./stages/Drainer/Drainer";
+import { Flusher } from "./stages/Flusher/Flusher";
+import { NameResolver } from "./stages/NameResolver/NameResolver";
+import { Queue } from "./stages/Queue/Queue";
+import { Reader } from "./stages/Reader/Reader";
+import { Refresher } from "./stages/Refresher/Refresher";
+import { Standing } from "./stages/Standing/Standing";
 import { settingsOf } from "./settings";
 import {
 	Entry,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@rbxts/jest-globals";
 import { HttpService } from "@rbxts/services";
-import { DEFAULTS, Topics } from "../../plugins/leaderboards";
+import { Topics } from "../../plugins/leaderboards";
+import { DEFAULTS } from "../../plugins/leaderboards/internal";
 import { headlessGate } from "../gate/control";
 
 // The API reference page (docs/reference.md) against the declarations: what

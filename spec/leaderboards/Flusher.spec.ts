@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "@rbxts/jest-globals";
 import { Kernel, Priority } from "../../kernel";
-import { FlusherStage, REFILL_SECONDS, Topics, WindowSummary, attach } from "../../plugins/leaderboards";
+import { FlusherStage, Topics, WindowSummary, attach } from "../../plugins/leaderboards";
+import { REFILL_SECONDS } from "../../plugins/leaderboards/internal";
 import { headlessGate } from "../gate/control";
 import { captureLogs } from "../kernel/doubles";
 import { MemoryBackend, boardsWith } from "./doubles";

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "@rbxts/jest-globals";
 import { MemoryStoreService } from "@rbxts/services";
-import { MAX_EXPIRATION, READ_SHARE, Topics, UNITS_PER_USER, memoryStoreBackend } from "../../plugins/leaderboards";
+import { Topics, memoryStoreBackend } from "../../plugins/leaderboards";
+import { MAX_EXPIRATION, READ_SHARE, UNITS_PER_USER } from "../../plugins/leaderboards/internal";
 import { GateServer, headlessGate } from "../gate/control";
 import { manualClock } from "../kernel/doubles";
 import { boardsWith } from "./doubles";

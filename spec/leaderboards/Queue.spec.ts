@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@rbxts/jest-globals";
 import { Kernel } from "../../kernel";
-import { attach, subjectKey } from "../../plugins/leaderboards";
+import { attach } from "../../plugins/leaderboards";
+import { subjectKey } from "../../plugins/leaderboards/internal";
 import { headlessGate } from "../gate/control";
 import { captureLogs } from "../kernel/doubles";
 import { MemoryBackend, boardsWith } from "./doubles";

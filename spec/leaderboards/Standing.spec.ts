@@ -1,15 +1,8 @@
 import { afterEach, describe, expect, it } from "@rbxts/jest-globals";
 import { DataStoreService, Players } from "@rbxts/services";
 import { Kernel } from "../../kernel";
-import {
-	AROUND_COST,
-	AROUND_RESERVE,
-	PlayerLookup,
-	Standing,
-	Topics,
-	attach,
-	memoryStoreBackend,
-} from "../../plugins/leaderboards";
+import { PlayerLookup, Standing, Topics, attach, memoryStoreBackend } from "../../plugins/leaderboards";
+import { AROUND_COST, AROUND_RESERVE } from "../../plugins/leaderboards/internal";
 import { headlessGate } from "../gate/control";
 import { captureLogs, manualClock } from "../kernel/doubles";
 import { MemoryBackend, boardsWith } from "./doubles";

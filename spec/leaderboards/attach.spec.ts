@@ -9,9 +9,8 @@ import {
 	StageContext,
 	WindowSummary,
 	attach,
-	keepOf,
-	subjectKey,
 } from "../../plugins/leaderboards";
+import { keepOf, subjectKey } from "../../plugins/leaderboards/internal";
 import { captureLogs } from "../kernel/doubles";
 import { MemoryBackend, boardsWith } from "./doubles";
 

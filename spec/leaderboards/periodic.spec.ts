@@ -9,12 +9,10 @@ import {
 	OrderedStores,
 	Topics,
 	attach,
-	WRITERS_KEPT,
 	memoryStoreBackend,
 	orderedDataStoreBackend,
-	periodAt,
-	sumItem,
 } from "../../plugins/leaderboards";
+import { WRITERS_KEPT, periodAt, sumItem } from "../../plugins/leaderboards/internal";
 import { GateServer, headlessGate } from "../gate/control";
 import { captureLogs } from "../kernel/doubles";
 import { MemoryBackend, boardsWith } from "./doubles";

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "@rbxts/jest-globals";
+import { PeriodRule, ResetSchedule } from "../../plugins/leaderboards";
 import {
 	PERIOD_ID_LENGTH,
-	PeriodRule,
-	ResetSchedule,
 	keepOf,
 	periodAt,
 	periodFor,
@@ -11,7 +10,7 @@ import {
 	secondsUntilRoll,
 	storageName,
 	updaterFor,
-} from "../../plugins/leaderboards";
+} from "../../plugins/leaderboards/internal";
 import { headlessGate } from "../gate/control";
 
 const gate = headlessGate();

@@ -171,6 +171,33 @@ describeGate("Luau types shipped with the Wally package", () => {
 		expect(podium.of(boards, "Kills")).toEqual(["1. b 9", "2. c 5", "3. a 3"]);
 	});
 
+	it("the package is the API: what a game uses, no tuning constant or stage internal", () => {
+		const fields = luauBlocks(luau())
+			.get("Package")!
+			.map((member) => member.name);
+		fields.sort();
+		// The kernel and its helpers, the boards, the two backends, the topics and the drain's error texts.
+		expect(fields).toEqual([
+			"Bus",
+			"DEADLINE_EXCEEDED",
+			"Kernel",
+			"Leaderboards",
+			"Logger",
+			"MemoryStore",
+			"NO_PROGRESS",
+			"Priority",
+			"Scheduler",
+			"SingleFlight",
+			"Topics",
+			"attach",
+			"join",
+			"memoryStoreBackend",
+			"orderedDataStoreBackend",
+			"sleep",
+		]);
+		for (const name of ["Warnings", "Store", "SubjectKey"]) expect(declared().exported).never.toContain(name);
+	});
+
 	it("what the types promise is what the runtime has: every Package field, and every boards method", () => {
 		const blocks = luauBlocks(luau());
 		const server = gate!.newServer("dist/consumers/luau/default.project.json");

@@ -1,5 +1,13 @@
-import { Logger, Priority, sleep, within } from "../../kernel";
-import { DrainLimits, FlusherStage, PendingWrite, StageContext, Topics, WindowSummary, writeThrough } from "./types";
+import { Logger, Priority, sleep, within } from "../../../../kernel";
+import {
+	DrainLimits,
+	FlusherStage,
+	PendingWrite,
+	StageContext,
+	Topics,
+	WindowSummary,
+	writeThrough,
+} from "../../types";
 
 const log = Logger.scope("Leaderboards");
 

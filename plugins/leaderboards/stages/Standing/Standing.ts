@@ -1,4 +1,4 @@
-import { SingleFlight, within } from "../../kernel";
+import { SingleFlight, within } from "../../../../kernel";
 import {
 	Board,
 	Entry,
@@ -16,7 +16,7 @@ import {
 	shown,
 	subjectKey,
 	userIdOf,
-} from "./types";
+} from "../../types";
 
 /** around() rows on each side when count is not a number. */
 export const AROUND_DEFAULT = 5;

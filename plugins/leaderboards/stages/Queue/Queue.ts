@@ -1,4 +1,4 @@
-import { Logger } from "../../kernel";
+import { Logger } from "../../../../kernel";
 import {
 	Board,
 	PendingWrite,
@@ -18,7 +18,7 @@ import {
 	storageName,
 	subjectKey,
 	sumOf,
-} from "./types";
+} from "../../types";
 
 const log = Logger.scope("Leaderboards");
 

@@ -1,5 +1,5 @@
-import { Logger, SingleFlight, within } from "../../kernel";
-import { Entry, NameResolverStage, StageContext, userIdOf } from "./types";
+import { Logger, SingleFlight, within } from "../../../../kernel";
+import { Entry, NameResolverStage, StageContext, userIdOf } from "../../types";
 
 const log = Logger.scope("Leaderboards");
 

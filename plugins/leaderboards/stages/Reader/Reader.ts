@@ -1,4 +1,4 @@
-import { Logger, SingleFlight, within } from "../../kernel";
+import { Logger, SingleFlight, within } from "../../../../kernel";
 import {
 	BackendRow,
 	Board,
@@ -10,7 +10,7 @@ import {
 	Warnings,
 	readPlace,
 	storableKey,
-} from "./types";
+} from "../../types";
 
 const log = Logger.scope("Leaderboards");
 

@@ -1,5 +1,5 @@
-import { SingleFlight, join, sleep } from "../../kernel";
-import { DEADLINE_EXCEEDED, DrainerStage, NO_PROGRESS, ShutdownResult, StageContext, Topics } from "./types";
+import { SingleFlight, join, sleep } from "../../../../kernel";
+import { DEADLINE_EXCEEDED, DrainerStage, NO_PROGRESS, ShutdownResult, StageContext, Topics } from "../../types";
 
 /** After a window with failures, or one the request budget left empty, the drain waits this long (at most) before the next. */
 export const FAILURE_PAUSE = 0.25;
