@@ -14,3 +14,8 @@ export * from "./types/rules";
 export * from "./types/periods";
 export * from "./types/warnings";
 export * from "./types/store";
+export * from "./types/merge/rule";
+export * from "./types/merge/ruleOf";
+export * from "./types/merge/keepBest";
+export * from "./types/merge/keepNewest";
+export * from "./types/merge/sum";

@@ -13,6 +13,7 @@ import {
 	Settings,
 	WEEKDAYS,
 	Store,
+	ruleOf,
 	shown,
 	storageName,
 } from "./types";
@@ -155,14 +156,18 @@ function board(name: string, config: unknown): Board {
 		fail(`${field}.NegativeDeltas`, "applies only to a Sum board", c.NegativeDeltas);
 	const period = periodRule(field, c);
 	if (!period && c.Retention !== undefined) fail(`${field}.Retention`, "needs Reset", c.Retention);
+	const ascending = flag(`${field}.Ascending`, c.Ascending, DEFAULTS.Ascending);
+	const keepBest = flag(`${field}.KeepBest`, c.KeepBest, DEFAULTS.KeepBest);
+	const negativeDeltas = flag(`${field}.NegativeDeltas`, c.NegativeDeltas, false);
 	return {
 		Name: name,
-		Ascending: flag(`${field}.Ascending`, c.Ascending, DEFAULTS.Ascending),
-		KeepBest: flag(`${field}.KeepBest`, c.KeepBest, DEFAULTS.KeepBest),
+		Ascending: ascending,
+		KeepBest: keepBest,
 		MaxEntries: positiveInteger(`${field}.MaxEntries`, c.MaxEntries, DEFAULTS.MaxEntries),
 		CacheSeconds: positive(`${field}.CacheSeconds`, c.CacheSeconds, DEFAULTS.CacheSeconds),
 		Sum: sum,
-		NegativeDeltas: flag(`${field}.NegativeDeltas`, c.NegativeDeltas, false),
+		NegativeDeltas: negativeDeltas,
+		Rule: ruleOf(keepBest, ascending, sum, negativeDeltas),
 		// Off unless set.
 		RefreshSeconds:
 			c.RefreshSeconds === undefined ? undefined : positive(`${field}.RefreshSeconds`, c.RefreshSeconds, 0),

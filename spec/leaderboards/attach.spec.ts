@@ -10,7 +10,7 @@ import {
 	WindowSummary,
 	attach,
 } from "../../plugins/leaderboards";
-import { keepOf, subjectKey } from "../../plugins/leaderboards/internal";
+import { subjectKey } from "../../plugins/leaderboards/internal";
 import { captureLogs } from "../kernel/doubles";
 import { MemoryBackend, boardsWith } from "./doubles";
 
@@ -96,7 +96,7 @@ describe("attach", () => {
 					if (key === undefined) return false;
 					const index = find(board, key);
 					if (index === -1) order.push({ board, key, value });
-					else order[index].value = keepOf(order[index].value, value, config.KeepBest, config.Ascending);
+					else order[index].value = config.Rule.merge(order[index].value, value);
 					return true;
 				},
 				pending() {

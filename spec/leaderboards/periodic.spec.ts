@@ -357,6 +357,41 @@ describe("sum boards", () => {
 		]);
 	});
 
+	it("a backend's submit also gets the board's merge rule as data, and the call's Clock and deadline, on the write record", () => {
+		const memory = new MemoryBackend();
+		const seen = new Array<unknown[]>();
+		const { boards } = boardsWith({
+			backend: memory,
+			Clock: () => 100,
+			RequestSeconds: 7,
+			Backend: {
+				...memory.asSubmitBackend(),
+				sums: true,
+				submit: (store, _key, value, _keepBest, _ascending, _sum, write) => {
+					const rule = write!.Rule;
+					seen.push([
+						store,
+						rule.Kind,
+						rule.Ascending,
+						rule.write(10, value),
+						write!.Clock(),
+						write!.Deadline,
+					]);
+					return true;
+				},
+			},
+			Boards: { Kills: { Sum: true }, Best: {}, Time: { Ascending: true }, Last: { KeepBest: false } },
+		});
+		for (const board of ["Kills", "Best", "Time", "Last"] as const) boards.submit(board, "a", 4);
+		boards._flush();
+		expect(seen).toEqual([
+			["Best", "KeepBest", false, undefined, 100, 107],
+			["Kills", "Sum", false, 14, 100, 107],
+			["Last", "KeepNewest", false, 4, 100, 107],
+			["Time", "KeepBest", true, 4, 100, 107],
+		]);
+	});
+
 	it("a submit backend that does not declare sums: Sum boards write through set", () => {
 		const memory = new MemoryBackend();
 		memory.storeOf("Kills").set("a", 1);

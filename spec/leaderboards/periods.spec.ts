@@ -2,7 +2,9 @@ import { describe, expect, it } from "@rbxts/jest-globals";
 import { PeriodRule, ResetSchedule } from "../../plugins/leaderboards";
 import {
 	PERIOD_ID_LENGTH,
-	keepOf,
+	keepBest,
+	keepNewest,
+	sum,
 	periodAt,
 	periodFor,
 	periodNamed,
@@ -215,22 +217,22 @@ describe("the period rule", () => {
 
 describe("the sum rule", () => {
 	it("a sum board adds pending values; keep-best and keep-newest are unchanged", () => {
-		expect(keepOf(5, 3, true, false, true)).toBe(8);
-		expect(keepOf(5, -7, true, false, true)).toBe(-2);
-		expect(keepOf(5, 3, true, false)).toBe(5);
-		expect(keepOf(5, 3, false, false)).toBe(3);
+		expect(sum(false, true).merge(5, 3)).toBe(8);
+		expect(sum(false, true).merge(5, -7)).toBe(-2);
+		expect(keepBest(false).merge(5, 3)).toBe(5);
+		expect(keepNewest(false).merge(5, 3)).toBe(3);
 	});
 
 	it("a sum saturates at ±2^53, where doubles stop counting exactly", () => {
-		expect(keepOf(2 ** 53 - 1, 5, true, false, true)).toBe(2 ** 53);
-		expect(keepOf(-(2 ** 53), -5, true, false, true)).toBe(-(2 ** 53));
+		expect(sum(false, true).merge(2 ** 53 - 1, 5)).toBe(2 ** 53);
+		expect(sum(false, true).merge(-(2 ** 53), -5)).toBe(-(2 ** 53));
 	});
 
 	it("the updater adds to the stored total, starts from 0, and adds once however often it runs", () => {
-		const add = updaterFor(4, true, false, true);
+		const add = updaterFor(4, sum(false, true));
 		expect(add(undefined)).toBe(4);
 		expect(add(10)).toBe(14);
 		expect(add(10)).toBe(14);
-		expect(updaterFor(-4, true, false, true)(1)).toBe(-3);
+		expect(updaterFor(-4, sum(false, true))(1)).toBe(-3);
 	});
 });

@@ -1,5 +1,5 @@
 import { MemoryStoreService, Players } from "@rbxts/services";
-import { Backend, BackendCall, PendingWrite, updaterFor } from "../types";
+import { Backend, BackendCall, PendingWrite, ruleOf, updaterFor } from "../types";
 import { Ledger } from "./memory/ledger";
 import { Quota, READ_SHARE } from "./memory/quota";
 import { RANGE_SIZE, Ranges } from "./memory/range";
@@ -140,8 +140,10 @@ export function memoryStoreBackend(options: MemoryStoreOptions = {}): Backend {
 			// A period's items live until the period ends plus the board's Retention (45 days at most).
 			const lifetime =
 				write?.Lifetime !== undefined ? math.clamp(math.ceil(write.Lifetime), 1, MAX_EXPIRATION) : expiration;
-			if (isSum) return sum(board, key, value, lifetime, write);
-			const updater = updaterFor(value, keepBest, ascending, false, write);
+			// The rule as data on the write record; a call made the design document's way names it by its flags.
+			const rule = write?.Rule ?? ruleOf(keepBest, ascending, isSum);
+			if (rule.Kind === "Sum") return sum(board, key, value, lifetime, write);
+			const updater = updaterFor(value, rule, write);
 			return update(
 				board,
 				key,

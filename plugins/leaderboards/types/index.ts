@@ -4,3 +4,8 @@ export * from "./stages";
 export * from "./periods";
 export * from "./warnings";
 export * from "./store";
+export * from "./merge/rule";
+export * from "./merge/ruleOf";
+export * from "./merge/keepBest";
+export * from "./merge/keepNewest";
+export * from "./merge/sum";

@@ -1,4 +1,5 @@
 import { ResetSchedule, Weekday } from "./periods";
+import { MergeRule } from "./merge/rule";
 import { PendingWrite } from "./stages";
 
 /** A ranked row of a board: a storage key, its stored value, and its 1-based rank. */
@@ -83,8 +84,11 @@ export interface BackendCall {
 	readonly Deadline: number;
 }
 
-/** submit()'s and set()'s last argument: the pending write itself, with the call's context. */
-export interface BackendWrite extends PendingWrite, BackendCall {}
+/** submit()'s and set()'s last argument: the pending write itself, its board's merge rule as data, and the call's context. */
+export interface BackendWrite extends PendingWrite, BackendCall {
+	/** The board's rule: Kind ("KeepBest", "KeepNewest", "Sum") and Ascending, and what each step of it does. */
+	readonly Rule: MergeRule;
+}
 
 /**
  * Where scores live. Checked at attach: it needs sorted plus submit or set.

@@ -1,3 +1,4 @@
+import { MAX_EXACT_INTEGER, MergeRule } from "./merge/rule";
 import { Board, PendingWrite } from "./stages";
 import { Store } from "./store";
 
@@ -10,9 +11,6 @@ export function userIdOf(key: unknown): number | undefined {
 	const id = tonumber(key);
 	return id !== undefined && id > 0 && id % 1 === 0 && tostring(id) === key ? id : undefined;
 }
-
-/** The largest integer a double holds exactly: 2^53. */
-export const MAX_EXACT_INTEGER = 2 ** 53;
 
 /** A subject's storage key, or why it has none. */
 export type SubjectKey = LuaTuple<[key: string, refusal: undefined]> | LuaTuple<[key: undefined, refusal: string]>;
@@ -103,41 +101,16 @@ export function refuseKey(key: string, maxKeyLength?: number): string | undefine
 	return undefined;
 }
 
-/** A sum that would leave ±2^53 stops there: a double counts exactly only that far. */
-export function sumOf(a: number, b: number): number {
-	return math.clamp(a + b, -MAX_EXACT_INTEGER, MAX_EXACT_INTEGER);
-}
-
 /**
- * Which of two pending values for one key to keep: their sum on a sum board,
- * the better on a keep-best board (smaller when ascending), else the newer
- * (`incoming`). Ties keep the incoming value. This is the one place the three
- * merge rules are written.
+ * The UpdateAsync-shaped updater for a write: what the board's rule writes over
+ * the stored value (nil: no write), and nil once the Flusher gave up on
+ * `write` (Superseded).
  */
-export function keepOf(held: number, incoming: number, keepBest: boolean, ascending: boolean, sum = false): number {
-	if (sum) return sumOf(held, incoming);
-	if (!keepBest) return incoming;
-	return (ascending ? held < incoming : held > incoming) ? held : incoming;
-}
-
-/** candidate ranks strictly better than current on a board. */
-export function isBetter(candidate: number, current: number, ascending: boolean): boolean {
-	return candidate !== current && keepOf(current, candidate, true, ascending) === candidate;
-}
-
-/**
- * The UpdateAsync-shaped updater for a write: the stored total plus the value
- * on a sum board (pure, so a transform that runs again adds once), else the
- * value, or nil (no write) when the stored value is already as good or the
- * Flusher gave up on `write` (Superseded).
- */
-export function updaterFor(value: number, keepBest: boolean, ascending: boolean, sum = false, write?: PendingWrite) {
+export function updaterFor(value: number, rule: MergeRule, write?: PendingWrite) {
 	return (stored: number | undefined): number | undefined => {
 		// Given up on: a later write of the key carries this value.
 		if (write?.Superseded) return undefined;
-		if (sum) return sumOf(stored ?? 0, value);
-		if (keepBest && stored !== undefined && !isBetter(value, stored, ascending)) return undefined;
-		return value;
+		return rule.write(stored, value);
 	};
 }
 
@@ -149,9 +122,19 @@ export function updaterFor(value: number, keepBest: boolean, ascending: boolean,
 export function writeThrough(store: Store, board: Board, write: PendingWrite): unknown {
 	const name = write.Store ?? write.Board;
 	const backend = store.backend;
-	const record = store.writeOf(write);
-	if (backend.submit && (!board.Sum || store.sums))
-		return backend.submit(name, write.Key, write.Value, board.KeepBest, board.Ascending, board.Sum, record);
-	const updater = updaterFor(write.Value, board.KeepBest, board.Ascending, board.Sum, write);
+	const rule = board.Rule;
+	const record = store.writeOf(write, rule);
+	// The design document's flags, then the rule itself (record.Rule) for a backend that reads it.
+	if (store.submits(rule))
+		return backend.submit!(
+			name,
+			write.Key,
+			write.Value,
+			rule.Kind !== "KeepNewest",
+			rule.Ascending,
+			rule.Kind === "Sum",
+			record,
+		);
+	const updater = updaterFor(write.Value, rule, write);
 	return backend.set!(name, write.Key, updater, record);
 }

@@ -1,5 +1,6 @@
 import { Kernel, Service } from "../../../kernel";
 import { PeriodRule } from "./periods";
+import { MergeRule } from "./merge/rule";
 import { Store } from "./store";
 import { Backend, BoardConfig, Entry, ShutdownResult, Standing, Stats, Subject, WindowSummary } from "./public";
 
@@ -62,6 +63,8 @@ export interface Board {
 	readonly CacheSeconds: number;
 	/** Submits add to the stored total. */
 	readonly Sum: boolean;
+	/** How the board merges values (from Sum, KeepBest, Ascending, NegativeDeltas): queue, writes, late landings. */
+	readonly Rule: MergeRule;
 	/** A Sum board accepts negative values. */
 	readonly NegativeDeltas: boolean;
 	/** The reset schedule; undefined on an all-time board. */

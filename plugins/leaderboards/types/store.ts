@@ -1,4 +1,5 @@
 import { Backend, BackendCall, BackendRange, BackendRow, BackendWrite } from "./public";
+import { MergeRule } from "./merge/rule";
 import { PendingWrite } from "./stages";
 
 /** The optional things a backend may do, as a call needing one names them. */
@@ -55,14 +56,20 @@ export class Store {
 		return { Clock: this.clock, Deadline: this.clock() + this.requestSeconds };
 	}
 
-	/** The write as a backend receives it: the pending write with the call's context. */
-	writeOf(write: PendingWrite): BackendWrite {
+	/** A write of `rule` goes through submit() (else set() with the rule's updater). */
+	submits(rule: MergeRule): boolean {
+		return this.backend.submit !== undefined && (rule.Kind !== "Sum" || this.sums);
+	}
+
+	/** The write as a backend receives it: the pending write with its board's rule and the call's context. */
+	writeOf(write: PendingWrite, rule: MergeRule): BackendWrite {
 		const call = this.call();
-		const record = write as BackendWrite & { Clock?: () => number; Deadline?: number };
+		const record = write as { -readonly [K in keyof BackendWrite]?: BackendWrite[K] };
 		// The same table: a backend keeps seeing Superseded turn true on it.
 		record.Clock = call.Clock;
 		record.Deadline = call.Deadline;
-		return record;
+		record.Rule = rule;
+		return record as BackendWrite;
 	}
 
 	sorted(name: string, ascending: boolean, count: number): BackendRow[] | undefined {

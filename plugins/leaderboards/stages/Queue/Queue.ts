@@ -10,14 +10,11 @@ import {
 	Subject,
 	Topics,
 	Warnings,
-	isBetter,
-	keepOf,
 	periodAt,
 	refuseKey,
 	refuseValue,
 	storageName,
 	subjectKey,
-	sumOf,
 } from "../../types";
 
 const log = Logger.scope("Leaderboards");
@@ -185,8 +182,9 @@ export class Queue implements QueueStage {
 			return false;
 		}
 		const config = queue.board;
-		if (config.Sum && !config.NegativeDeltas && (value as number) < 0) {
-			this.refused(board, "negative value", "a Sum board adds values: NegativeDeltas = true lets them subtract");
+		const ruled = config.Rule.refuse(value as number);
+		if (ruled) {
+			this.refused(board, ruled.reason, ruled.advice);
 			return false;
 		}
 		this.roll(queue);
@@ -196,7 +194,7 @@ export class Queue implements QueueStage {
 				// Submitted after a removal: written after it, whatever was stored.
 				slot.value = value as number;
 				slot.remove = "first";
-			} else slot.value = keepOf(slot.value, value as number, config.KeepBest, config.Ascending, config.Sum);
+			} else slot.value = config.Rule.merge(slot.value, value as number);
 		} else {
 			// Checked once, when the key first queues.
 			const keyRefusal = refuseKey(key, this.maxKeyLength);
@@ -287,10 +285,9 @@ export class Queue implements QueueStage {
 			if (newer.remove) return false;
 			if (write.Remove) {
 				// What was submitted since is written after the removal, merged with what came before.
-				if (write.Remove === "first")
-					newer.value = keepOf(write.Value, newer.value, config.KeepBest, config.Ascending, config.Sum);
+				if (write.Remove === "first") newer.value = config.Rule.merge(write.Value, newer.value);
 				newer.remove = "first";
-			} else newer.value = keepOf(write.Value, newer.value, config.KeepBest, config.Ascending, config.Sum);
+			} else newer.value = config.Rule.merge(write.Value, newer.value);
 			newer.failures = failures;
 			newer.echo = write;
 		} else {
@@ -326,13 +323,9 @@ export class Queue implements QueueStage {
 			slot.remove = undefined;
 			if (write.Remove === "only") return false;
 		}
-		if (board.Sum) {
-			slot.value = sumOf(slot.value, -write.Value);
-			return slot.value === 0 && slot.remove === undefined;
-		}
-		if (slot.remove !== undefined) return false;
-		// The store holds the landed value: keep-newest drops an equal one, keep-best one no better.
-		return board.KeepBest ? !isBetter(slot.value, write.Value, board.Ascending) : slot.value === write.Value;
+		// The store holds the landed value: the rule says what is left, and whether the store already covers it.
+		slot.value = board.Rule.unlanded(slot.value, write.Value);
+		return slot.remove === undefined && board.Rule.covers(write.Value, slot.value);
 	}
 
 	// A Reset board's submits (and removals) go to the current period.

@@ -1,0 +1,42 @@
+/** What a rule says of a value it refuses. */
+export interface Refusal {
+	readonly reason: string;
+	readonly advice: string;
+}
+
+/** The largest integer a double holds exactly: 2^53. */
+export const MAX_EXACT_INTEGER = 2 ** 53;
+
+/**
+ * How a board merges the values of one key: what the queue keeps of two
+ * pending values, what a write puts over the stored one, what a late landing
+ * leaves to write, and which of two values ranks better. One file per rule
+ * (keepBest.ts, keepNewest.ts, sum.ts); a backend receives it as data (`Rule`
+ * on the write record), and `Kind` and `Ascending` are what it needs to apply
+ * the rule its own way. Its functions are fields, called with a dot.
+ */
+export interface MergeRule {
+	readonly Kind: "KeepBest" | "KeepNewest" | "Sum";
+	/** Smaller values rank first. */
+	readonly Ascending: boolean;
+	/** Which of two pending values for one key to keep; `incoming` is the newer. Ties keep it. */
+	readonly merge: (held: number, incoming: number) => number;
+	/** What to write over the stored value (undefined: none stored); undefined: no write. Pure, so a transform may rerun. */
+	readonly write: (stored: number | undefined, value: number) => number | undefined;
+	/** A write of `landed` landed after `pending` went back to the queue: what is left pending. */
+	readonly unlanded: (pending: number, landed: number) => number;
+	/** The store holding `landed` makes writing `pending` (what unlanded left) unnecessary. */
+	readonly covers: (landed: number, pending: number) => boolean;
+	/** Why the rule refuses a submitted value (a warning's reason and its advice), or undefined. */
+	readonly refuse: (value: number) => Refusal | undefined;
+}
+
+/** candidate ranks strictly better than current on a board ranked `ascending`. */
+export function isBetter(candidate: number, current: number, ascending: boolean): boolean {
+	return ascending ? candidate < current : candidate > current;
+}
+
+/** A sum that would leave ±2^53 stops there: a double counts exactly only that far. */
+export function sumOf(a: number, b: number): number {
+	return math.clamp(a + b, -MAX_EXACT_INTEGER, MAX_EXACT_INTEGER);
+}
