@@ -99,9 +99,25 @@ export interface HeadlessGate {
 		/** Shorthand for `latency.use({ DataStore: { fixed: seconds } })`. */
 		setLatency: (seconds: number) => void;
 		snapshot: (name: string, scope?: string) => Map<string, number>;
+		/**
+		 * Stores values in an ordered store as data written before the run: no request, no budget
+		 * at either level (a spec's setup: filling 1,000 keys through SetAsync would be throttled
+		 * by the experience's 300 + 20 x CCU writes a minute).
+		 */
+		seed: (name: string, entries: Map<string, number>, scope?: string) => void;
 		calls: (method?: string) => number;
 		throttled: () => number;
+		/** The run's server's budget of a request type ("OrderedRead", ...): what GetRequestBudgetForRequestType returns. */
 		budget: (kind: string) => number;
+		/** Requests of a type the experience level has left now (shared by every server and Open Cloud). */
+		experienceBudget: (kind: string) => number;
+		/** The experience level's requests a minute of a type: 300 + 40, 20, 2 or 40 x every server's players. */
+		experienceLimit: (kind: string) => number;
+		/**
+		 * Requests dropped from a full throttle queue, by error name ("GetAsyncThrottle" ... for
+		 * the server level, "OrderedReadExperienceThrottled" ... for the experience level), or all.
+		 */
+		dropped: (name?: string) => number;
 	};
 	/** How long every emulated request takes (spec/gate/README.md, "Request latency"). */
 	latency: {
