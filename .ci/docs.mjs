@@ -180,32 +180,32 @@ function quotedPhrases() {
 		return match ?? [];
 	};
 	const [, topCalls, reads] = find(demo, /top\(\) calls ([\d,]+) +backend reads ([\d,]+)/, "the demo's top() calls");
-	const [, expected] = find(demo, /model check: (\d+) values expected/, "the demo's model check");
+	const [, expected] = find(demo, /model check: ([\d,]+) values expected/, "the demo's model check");
 	const [, submits, players, minutes, writes, through, failed] = find(
 		bench,
-		/\| Write amplification: (\d+) submits, (\d+) players, (\d+) min[^|]*\| (\d+) writes[^|]*\| write-through: (\d+) writes \((\d+) failed/,
+		/\| Write amplification: ([\d,]+) submits, ([\d,]+) players, ([\d,]+) min[^|]*\| ([\d,]+) writes[^|]*\| write-through: ([\d,]+) writes \(([\d,]+) failed/,
 		"the bench's write amplification row",
 	);
 	const [, callers, read] = find(
 		bench,
-		/\| Read fan-out: (\d+) concurrent top\(\) callers \| (\d+) backend read/,
+		/\| Read fan-out: ([\d,]+) concurrent top\(\) callers \| ([\d,]+) backend read/,
 		"the bench's read fan-out row",
 	);
 	const [, drainPlayers, seconds, drained, allowed] = find(
 		bench,
-		/\| Drain: [^|]*, (\d+) players, ShutdownSeconds (\d+) \| (\d+) written[^|]*\|[^|]*\|[^|]*\| ≥ 95% of (\d+)/,
+		/\| Drain: [^|]*, ([\d,]+) players, ShutdownSeconds ([\d,]+) \| ([\d,]+) written[^|]*\|[^|]*\|[^|]*\| ≥ 95% of ([\d,]+)/,
 		"the bench's drain row",
 	);
-	const used = [...bench.matchAll(/\| Budget use under backlog[^|]*\| \d+ of \d+ writes \(([\d.]+)%\)/g)].map((m) =>
-		Number(m[1]),
+	const used = [...bench.matchAll(/\| Budget use under backlog[^|]*\| [\d,]+ of [\d,]+ writes \(([\d.]+)%\)/g)].map(
+		(m) => Number(m[1]),
 	);
 	const both = [
 		`${grouped(submits)} submits from ${players} players in ${minutes} minutes cost ${grouped(writes)} writes`,
 		`use ${Math.min(...used)}-${Math.max(...used)}% of the budget`,
-		`${callers} concurrent top() callers cost ${read} backend read`,
+		`${grouped(callers)} concurrent top() callers cost ${read} backend read`,
 		`${grouped(topCalls)} top() calls and ${reads} backend reads`,
-		`${drained} writes in ${seconds} s where a ${drainPlayers}-player server's budget allows ${allowed}`,
-		`${expected} values a model of the game expects`,
+		`${grouped(drained)} writes in ${seconds} s where a ${drainPlayers}-player server's budget allows ${grouped(allowed)}`,
+		`${grouped(expected)} values a model of the game expects`,
 	];
 	return new Map([
 		[join(root, "README.md"), [...both, `${grouped(through)} requests and ${grouped(failed)} fail`]],

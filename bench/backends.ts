@@ -1,6 +1,7 @@
 import { Kernel } from "../kernel";
 import { Backend, attach, memoryStoreBackend, orderedDataStoreBackend } from "../plugins/leaderboards";
 import { GateServer, HeadlessGate } from "../spec/gate/control";
+import { count, counted } from "../spec/gate/format";
 import { BenchRow, formatNumber } from "./measure";
 
 // Writes a minute a game sustains on each backend: every server runs the
@@ -82,7 +83,7 @@ export function sustainedWrites(
 }
 
 function describe(result: Sustained, refusal = "refused"): string {
-	return `${formatNumber(result.perMinute, 0)} writes/min (${result.refused} ${refusal})`;
+	return `${formatNumber(result.perMinute, 0)} writes/min (${count(result.refused)} ${refusal})`;
 }
 
 /** 10. Writes a minute a game sustains on each backend, at 10 and 100 servers of 30 players. */
@@ -98,11 +99,11 @@ export function backendRows(
 		const orderedBound = servers * (30 + 5 * size.players);
 		const memoryBound = math.min(servers * 120 * size.players, 1000 + 120 * users, 50_000);
 		return {
-			name: `Writes a game sustains: ${servers} servers of ${size.players} players, a write load past both budgets`,
+			name: `Writes a game sustains: ${counted(servers, "server")} of ${counted(size.players, "player")}, a write load past both budgets`,
 			ours: `MemoryStore: ${describe(memory)}`,
 			baseline: `OrderedDataStore: ${describe(ordered, "throttled")}`,
 			ratio: `${formatNumber(memory.perMinute / math.max(ordered.perMinute, 1), 1)}x`,
-			bound: `≥ 90% of OrderedDataStore ${orderedBound} (30 + 5 x players per server) and of MemoryStore ${memoryBound} (each server's share, 120 x players, within 1000 + 120 x users and one partition's 50,000)`,
+			bound: `≥ 90% of OrderedDataStore ${count(orderedBound)} (30 + 5 x players per server) and of MemoryStore ${count(memoryBound)} (each server's share, 120 x players, within 1,000 + 120 x users and one partition's 50,000)`,
 			met: ordered.perMinute >= 0.9 * orderedBound && memory.perMinute >= 0.9 * memoryBound,
 		};
 	});
@@ -130,11 +131,11 @@ export function shardRows(
 		const result = shards === 1 ? one : sustainedWrites(gate, { shards }, run);
 		const bound = math.min(share, size.partitionLimit * shards);
 		return {
-			name: `MemoryStore, ${shards} shard${shards === 1 ? "" : "s"}: ${size.servers} servers of ${size.players} players, partitions of ${size.partitionLimit} units a minute`,
+			name: `MemoryStore, ${counted(shards, "shard")}: ${counted(size.servers, "server")} of ${counted(size.players, "player")}, partitions of ${count(size.partitionLimit)} units a minute`,
 			ours: describe(result),
 			baseline: `1 shard: ${describe(one)}`,
 			ratio: `${formatNumber(result.perMinute / math.max(one.perMinute, 1), 2)}x`,
-			bound: `≥ 90% of ${bound} (${shards} x ${size.partitionLimit} a partition, within the servers' share ${share})`,
+			bound: `≥ 90% of ${count(bound)} (${count(shards)} x ${count(size.partitionLimit)} a partition, within the servers' share ${count(share)})`,
 			met: result.perMinute >= 0.9 * bound,
 		};
 	});

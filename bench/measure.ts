@@ -1,4 +1,5 @@
 import { headlessGate } from "../spec/gate/control";
+import { decimal } from "../spec/gate/format";
 
 /** Real seconds: the gate's wall clock (its os.clock is virtual), os.clock in Studio. */
 export const wallClock = headlessGate()?.wallClock ?? os.clock;
@@ -30,9 +31,9 @@ export interface BenchRow {
 	readonly met: boolean | undefined;
 }
 
+/** A measured number in the one format (spec/gate/format.ts): thousands grouped, `digits` decimals unless whole. */
 export function formatNumber(value: number, digits = 2): string {
-	if (value === math.floor(value) && math.abs(value) < 1e15) return tostring(value);
-	return string.format(`%.${digits}f`, value);
+	return decimal(value, digits);
 }
 
 function mark(row: BenchRow): string {

@@ -3,6 +3,7 @@ import { Kernel } from "../kernel";
 import { Backend, Entry, LeaderboardOptions, Leaderboards, attach } from "../plugins/leaderboards";
 import { DEFAULTS } from "../plugins/leaderboards/internal";
 import { HeadlessGate } from "../spec/gate/control";
+import { count, counted } from "../spec/gate/format";
 import { BenchRow, formatNumber, medianSeconds } from "./measure";
 import { HandWrittenLeaderboard } from "./handwritten";
 import { NaiveLeaderboard } from "./naive";
@@ -136,13 +137,13 @@ export function writeAmplificationRow(
 		if (gate.dataStore.snapshot(`Hand_${board}`).get(key) === value) handStored += 1;
 	}
 	return {
-		name: `Write amplification: ${size.submits} submits, ${size.players} players, ${size.minutes} min, 2 boards`,
-		ours: `${ours} writes (${string.format("%.3f", ours / size.submits)} per submit), ${stored}/${keys} bests stored, ${present}/${keys} keys with a value`,
+		name: `Write amplification: ${count(size.submits)} submits, ${count(size.players)} players, ${size.minutes} min, 2 boards`,
+		ours: `${count(ours)} writes (${string.format("%.3f", ours / size.submits)} per submit), ${count(stored)}/${count(keys)} bests stored, ${count(present)}/${count(keys)} keys with a value`,
 		baseline:
-			`write-through: ${naive.writes} writes (${naive.failedWrites} failed, throttled); ` +
-			`hand-written (60 s loop, close): ${hand.writes} writes, ${handStored}/${keys} bests stored`,
+			`write-through: ${count(naive.writes)} writes (${count(naive.failedWrites)} failed, throttled); ` +
+			`hand-written (60 s loop, close): ${count(hand.writes)} writes, ${count(handStored)}/${count(keys)} bests stored`,
 		ratio: `${formatNumber(naive.writes / math.max(ours, 1), 1)}x fewer than write-through, ${formatNumber(ours / math.max(hand.writes, 1), 1)}x the hand-written`,
-		bound: `≤ ${perWindow} writes (each improved key once a 15 s window; ${keys} if each key once), ${keys}/${keys} bests stored`,
+		bound: `≤ ${count(perWindow)} writes (each improved key once a 15 s window; ${count(keys)} if each key once), ${count(keys)}/${count(keys)} bests stored`,
 		met: ours <= perWindow && stored === keys,
 	};
 }
@@ -207,12 +208,12 @@ export function budgetRow(
 	const handThrottled = gate.dataStore.throttled();
 	hand.stop();
 	return {
-		name: `Budget use under backlog: ${size.keys} keys queued, ${size.players} players, ${size.minutes} min after the first`,
-		ours: `${ours.writes} of ${ours.available} writes (${percent(ours.use)}), ${ours.throttled} throttled, ${idle} requests idle`,
+		name: `Budget use under backlog: ${count(size.keys)} keys queued, ${count(size.players)} players, ${size.minutes} min after the first`,
+		ours: `${count(ours.writes)} of ${counted(ours.available, "write")} (${percent(ours.use)}), ${count(ours.throttled)} throttled, ${counted(idle, "request")} idle`,
 		baseline:
-			`one write at a time: ${percent(one.use)}, ${one.throttled} throttled; ` +
-			`write-through: ${naive.writes} requests at once, ${naiveThrottled} throttled, ${naive.failedWrites} dropped; ` +
-			`hand-written 60 s loop: ${percent(handUse)}, ${handThrottled} throttled`,
+			`one write at a time: ${percent(one.use)}, ${count(one.throttled)} throttled; ` +
+			`write-through: ${counted(naive.writes, "request")} at once, ${count(naiveThrottled)} throttled, ${count(naive.failedWrites)} dropped; ` +
+			`hand-written 60 s loop: ${percent(handUse)}, ${count(handThrottled)} throttled`,
 		ratio: `${formatNumber(ours.use / one.use, 2)}x one at a time, ${formatNumber(ours.use / handUse, 2)}x hand-written`,
 		bound: "≥ 95%, never over (0 throttled), 0 idle",
 		met: ours.use >= 0.95 && ours.throttled === 0 && idle === 0,
@@ -247,9 +248,9 @@ export function readFanOutRow(gate: HeadlessGate, callers: number): BenchRow {
 		});
 	task.wait(120);
 	return {
-		name: `Read fan-out: ${callers} concurrent top() callers`,
-		ours: `${ours} backend read (${served} served)`,
-		baseline: `${naive.reads} reads (${naive.failedReads} failed, ${naiveServed} served within 2 min)`,
+		name: `Read fan-out: ${count(callers)} concurrent top() callers`,
+		ours: `${counted(ours, "backend read")} (${count(served)} served)`,
+		baseline: `${counted(naive.reads, "read")} (${count(naive.failedReads)} failed, ${count(naiveServed)} served within 2 min)`,
 		ratio: `${formatNumber(naive.reads / math.max(ours, 1), 0)}x fewer`,
 		bound: "1 read, every caller served",
 		met: ours === 1 && served === callers,
@@ -274,7 +275,7 @@ export function submitCostRow(calls: number, keyCount: number): BenchRow {
 		}
 	});
 	return {
-		name: `submit() cost: ${calls} calls across ${keyCount} keys`,
+		name: `submit() cost: ${counted(calls, "call")} across ${counted(keyCount, "key")}`,
 		ours: `${formatNumber((ours / calls) * 1e6, 3)} µs per call`,
 		baseline: `${formatNumber((bare / calls) * 1e6, 3)} µs (bare table keep-best)`,
 		ratio: `${formatNumber(ours / bare, 2)}x`,
@@ -309,9 +310,9 @@ export function windowCostRow(small: number, large: number): BenchRow {
 	const short = windowSeconds(small);
 	const long = windowSeconds(large);
 	return {
-		name: `Window cost: ${small} vs ${large} keys queued`,
-		ours: `${formatNumber(long * 1000, 3)} ms at ${large}`,
-		baseline: `${formatNumber(short * 1000, 3)} ms at ${small}`,
+		name: `Window cost: ${count(small)} vs ${count(large)} keys queued`,
+		ours: `${formatNumber(long * 1000, 3)} ms at ${count(large)}`,
+		baseline: `${formatNumber(short * 1000, 3)} ms at ${count(small)}`,
 		ratio: formatNumber(long / short, 2),
 		bound: "under 2",
 		met: long / short < 2,
@@ -344,13 +345,13 @@ export function drainRow(gate: HeadlessGate, size: { keys: number; players: numb
 	const perMinute = 30 + 5 * size.players;
 	const allowed = math.min(size.keys, math.floor(perMinute + (10 * perMinute) / 60));
 	return {
-		name: `Drain: ${size.keys} keys queued, ${size.players} players, ShutdownSeconds 10`,
-		ours: `${ours.written} written (${ours.error})`,
+		name: `Drain: ${count(size.keys)} keys queued, ${count(size.players)} players, ShutdownSeconds 10`,
+		ours: `${count(ours.written)} written (${ours.error})`,
 		baseline:
-			`one write at a time: ${one.written}; hand-written close (all saves spawned): ${hand.landed} ` +
-			`(${hand.failedWrites} dropped by the full throttle queue); write-through: nothing queued to drain`,
+			`one write at a time: ${count(one.written)}; hand-written close (all saves spawned): ${count(hand.landed)} ` +
+			`(${count(hand.failedWrites)} dropped by the full throttle queue); write-through: nothing queued to drain`,
 		ratio: `${percent(ours.written / allowed)} of allowed; ${formatNumber(ours.written / math.max(one.written, 1), 1)}x one at a time`,
-		bound: `≥ 95% of ${allowed} (a full bucket + 10 s of refill)`,
+		bound: `≥ 95% of ${count(allowed)} (a full bucket + 10 s of refill)`,
 		met: ours.written >= 0.95 * allowed,
 	};
 }
@@ -382,7 +383,7 @@ export function windowWallRow(gate: HeadlessGate, runs: number): BenchRow {
 	const one = windowWallSeconds(gate, writes, 1, runs);
 	const ideal = (writes * MEAN_WRITE) / DEFAULTS.WritesInFlight;
 	return {
-		name: `Window wall time: ${writes} writes at realistic latency, median of ${runs}`,
+		name: `Window wall time: ${count(writes)} writes at realistic latency, median of ${count(runs)}`,
 		ours: `${formatNumber(ours)} s (${DEFAULTS.WritesInFlight} in flight)`,
 		baseline: `${formatNumber(one)} s one write at a time`,
 		ratio: `${formatNumber(one / ours, 1)}x faster`,
@@ -410,9 +411,9 @@ export function namesRow(gate: HeadlessGate, renders: number): BenchRow {
 	for (let i = 0; i < renders; i++) naive.names(ids);
 	const theirs = gate.users.stats();
 	return {
-		name: `names(): ${renders} renders of the same top 100`,
-		ours: `${ours.calls} call, ${ours.results} results`,
-		baseline: `${theirs.calls} calls, ${theirs.results} results (${naive.failedNameCalls} refused past 250 a minute)`,
+		name: `names(): ${count(renders)} renders of the same top 100`,
+		ours: `${counted(ours.calls, "call")}, ${counted(ours.results, "result")}`,
+		baseline: `${counted(theirs.calls, "call")}, ${counted(theirs.results, "result")} (${count(naive.failedNameCalls)} refused past 250 a minute)`,
 		ratio: `${formatNumber(theirs.calls / math.max(ours.calls, 1), 0)}x fewer calls`,
 		bound: "1 call per new 100 ids, 0 after",
 		met: ours.calls === 1,
@@ -432,7 +433,7 @@ export function memoryRow(gate: HeadlessGate, keyCount: number): BenchRow {
 	for (const key of keys) bare.set(key, 1);
 	const theirs = ((gate.heapKilobytes() - bareBefore) * 1024) / keyCount;
 	return {
-		name: `Memory per queued key at ${keyCount} keys`,
+		name: `Memory per queued key at ${counted(keyCount, "key")}`,
 		ours: `${formatNumber(ours, 0)} bytes`,
 		baseline: `${formatNumber(theirs, 0)} bytes (bare table)`,
 		ratio: `${formatNumber(ours / math.max(theirs, 1), 1)}x`,
@@ -500,9 +501,9 @@ export function standingRow(gate: HeadlessGate, size: { players: number; stored:
 	task.wait(60);
 	const naiveThrottled = gate.dataStore.throttled();
 	return {
-		name: `Where do I stand: ${size.players} players ask around() every 10 s for ${size.minutes} min (${size.stored} stored)`,
-		ours: `${ours} list requests, ${answered}/${calls} answered, ${throttled} throttled`,
-		baseline: `${naiveRequests} requests (GetAsync + 2 bounded pages a call), ${naiveAnswered}/${calls} answered, ${naiveThrottled} throttled`,
+		name: `Where do I stand: ${count(size.players)} players ask around() every 10 s for ${size.minutes} min (${count(size.stored)} stored)`,
+		ours: `${counted(ours, "list request")}, ${count(answered)}/${count(calls)} answered, ${count(throttled)} throttled`,
+		baseline: `${counted(naiveRequests, "request")} (GetAsync + 2 bounded pages a call), ${count(naiveAnswered)}/${count(calls)} answered, ${count(naiveThrottled)} throttled`,
 		ratio: `${formatNumber(naiveList / math.max(ours, 1), 1)}x fewer list requests`,
 		bound: "0 throttled, ≥ 90% answered (the rest refused while the list budget refills)",
 		met: throttled === 0 && answered >= 0.9 * calls,

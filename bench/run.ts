@@ -1,5 +1,6 @@
 import { HttpService } from "@rbxts/services";
-import { headlessGate } from "../spec/gate/control";
+import { Command, runCommand } from "../spec/gate/command";
+import { HeadlessGate, headlessGate } from "../spec/gate/control";
 import { backendRows, shardRows } from "./backends";
 import { BenchRow, markdownTable, terminalTable } from "./measure";
 import {
@@ -52,42 +53,91 @@ export function sizesFor(quick: boolean) {
 			};
 }
 
-/** Every row, measured in this run. */
-export function measure(quick: boolean): BenchRow[] {
-	const gate = headlessGate();
-	if (!gate) error("the benchmarks run in the headless gate: npm run bench");
+/** The rows in the order they print, each a name for the progress line and its measurement. */
+function plan(gate: HeadlessGate, quick: boolean): [string, () => BenchRow[]][] {
 	const sizes = sizesFor(quick);
 	const { keys, minutes, players } = sizes.backlog;
-	const idle = idleRequests(gate, minutes);
-	const rows = [
-		writeAmplificationRow(gate, sizes.burst),
-		...players.map((count) => budgetRow(gate, { keys, minutes, players: count }, idle)),
-		readFanOutRow(gate, sizes.callers),
-		standingRow(gate, sizes.standing),
-		submitCostRow(sizes.submit.calls, sizes.submit.keys),
-		windowCostRow(sizes.window.small, sizes.window.large),
-		drainRow(gate, sizes.drain),
-		windowWallRow(gate, sizes.windowRuns),
-		namesRow(gate, sizes.renders),
-		memoryRow(gate, sizes.memory),
-		schedulerRow(sizes.scheduler),
-		...backendRows(gate, sizes.backends),
-		...shardRows(gate, sizes.shards),
+	let idle = 0;
+	return [
+		[
+			"idle requests",
+			() => {
+				idle = idleRequests(gate, minutes);
+				return [];
+			},
+		],
+		["write amplification", () => [writeAmplificationRow(gate, sizes.burst)]],
+		...players.map((count): [string, () => BenchRow[]] => [
+			`budget use, ${count} players`,
+			() => [budgetRow(gate, { keys, minutes, players: count }, idle)],
+		]),
+		["read fan-out", () => [readFanOutRow(gate, sizes.callers)]],
+		["where do I stand", () => [standingRow(gate, sizes.standing)]],
+		["submit() cost", () => [submitCostRow(sizes.submit.calls, sizes.submit.keys)]],
+		["window cost", () => [windowCostRow(sizes.window.small, sizes.window.large)]],
+		["drain", () => [drainRow(gate, sizes.drain)]],
+		["window wall time", () => [windowWallRow(gate, sizes.windowRuns)]],
+		["names()", () => [namesRow(gate, sizes.renders)]],
+		["memory per key", () => [memoryRow(gate, sizes.memory)]],
+		["scheduler", () => [schedulerRow(sizes.scheduler)]],
+		["writes a game sustains", () => backendRows(gate, sizes.backends)],
+		["MemoryStore shards", () => shardRows(gate, sizes.shards)],
 	];
+}
+
+/** Every row, measured in this run; `onRow` hears each before it is measured (for a progress line). */
+export function measure(quick: boolean, onRow?: (index: number, total: number, name: string) => void): BenchRow[] {
+	const gate = headlessGate();
+	if (!gate) error("the benchmarks run in the headless gate: npm run bench");
+	const steps = plan(gate, quick);
+	const rows = new Array<BenchRow>();
+	steps.forEach(([name, run], index) => {
+		onRow?.(index + 1, steps.size(), name);
+		for (const row of run()) rows.push(row);
+	});
 	gate.reset();
 	return rows;
+}
+
+/** The bench's command line (spec/gate/command.ts reads it). */
+export const BENCH: Command = {
+	program: "bench",
+	invocation: "npm run bench --",
+	about: [
+		"Every benchmark row measured in this run on the gate's emulated OrderedDataStore",
+		"and MemoryStore (simulated rows in virtual time, CPU rows on this machine),",
+		"each held to its goal: a table that fits 100 columns, then a verdict.",
+		"About 7 minutes at full size; progress on stderr when it is a terminal.",
+	],
+	flags: [
+		{ name: "quick", help: "every row at tiny sizes, in seconds (the smoke spec's)" },
+		{ name: "markdown", help: "print the table as Markdown (docs/benchmarks.md's)" },
+		{ name: "json", help: "print only JSON: { sizes, rows }" },
+	],
+};
+
+/** The run's first line: what is measured, on what, at which sizes. */
+export function title(quick: boolean): string {
+	return `Leaderboards bench on the gate's emulated OrderedDataStore and MemoryStore, ${quick ? "tiny sizes (--quick)" : "full sizes"}`;
 }
 
 /**
  * `npm run bench`: every row measured in this run, printed as a table that fits
  * a terminal (100 columns) with each row's goal, a met/MISSED mark and a
- * verdict; --markdown prints it as Markdown (the README's), --json as JSON.
+ * verdict; --markdown prints it as Markdown (the docs'), --json as JSON.
  * --quick runs tiny sizes.
  */
 export function main(args: string[]): number {
 	const gate = headlessGate()!;
-	const rows = measure(args.includes("--quick"));
-	if (args.includes("--json")) gate.write(HttpService.JSONEncode(rows));
-	else gate.write(args.includes("--markdown") ? markdownTable(rows) : terminalTable(rows));
-	return 0;
+	return runCommand(gate, BENCH, args, (values) => {
+		const quick = values.get("quick") === true;
+		const json = values.get("json") === true;
+		if (!json) gate.write(title(quick));
+		const rows = measure(quick, (index, total, name) => {
+			if (!json) gate.progress(`bench: row ${index} of ${total}: ${name}`);
+		});
+		if (json) gate.write(HttpService.JSONEncode({ sizes: quick ? "quick" : "full", rows }));
+		else gate.write(values.get("markdown") === true ? markdownTable(rows) : terminalTable(rows));
+		return 0;
+	});
 }

@@ -1,4 +1,5 @@
 import { Entry, Standing } from "../../plugins/leaderboards";
+import { count, counted } from "../../spec/gate/format";
 import { Counters, Frame, SimulationConfig, Summary } from "./simulation";
 
 const WIDTH = 40;
@@ -7,12 +8,6 @@ function pad(text: string, width: number): string {
 	const [length] = utf8.len(text);
 	const size = typeIs(length, "number") ? length : text.size();
 	return size >= width ? text : text + string.rep(" ", width - size);
-}
-
-function thousands(value: number): string {
-	const whole = tostring(math.floor(value));
-	const [grouped] = whole.reverse().gsub("(%d%d%d)", "%1,");
-	return grouped.reverse().gsub("^,", "")[0];
 }
 
 function percent(value: number): string {
@@ -36,16 +31,18 @@ function rows(entries: ReadonlyArray<Entry | Standing>, format: (value: number) 
 function standingOf(me?: Standing): string {
 	if (!me) return "unknown (read failed)";
 	if (me.Value === undefined) return "no kills yet";
-	return me.Rank !== undefined ? `#${me.Rank} with ${me.Value}` : `${me.Value} (past the top page: no rank)`;
+	return me.Rank !== undefined
+		? `#${me.Rank} with ${count(me.Value)}`
+		: `${count(me.Value)} (past the top page: no rank)`;
 }
 
 /** The counters that tell the story, as lines. */
 export function counterLines(counters: Counters): string[] {
 	const perSubmit = counters.submits > 0 ? counters.writes / counters.submits : 0;
 	return [
-		`submits ${thousands(counters.submits)}   backend writes ${thousands(counters.writes)} (${string.format("%.3f", perSubmit)} per submit)   write budget used ${percent(counters.budgetUsed)}`,
-		`top() calls ${thousands(counters.topCalls)}   backend reads ${thousands(counters.backendReads)}   names lookups ${counters.namesCalls} (${counters.namesResults} users)`,
-		`failed writes ${counters.failed}   dropped ${counters.dropped}   players online ${counters.online}`,
+		`submits ${count(counters.submits)}   backend writes ${count(counters.writes)} (${string.format("%.3f", perSubmit)} per submit)   write budget used ${percent(counters.budgetUsed)}`,
+		`top() calls ${count(counters.topCalls)}   backend reads ${count(counters.backendReads)}   names lookups ${count(counters.namesCalls)} (${counted(counters.namesResults, "user")})`,
+		`failed writes ${count(counters.failed)}   dropped ${count(counters.dropped)}   players online ${count(counters.online)}`,
 	];
 }
 
@@ -63,25 +60,31 @@ function dayTitle(frame: Frame): string {
 	return `DailyKills ${frame.day} (top 3; a new day in ${clock(frame.secondsToNewDay)})`;
 }
 
+/** The run's first line: the backend and the configuration. */
+export function title(config: SimulationConfig): string {
+	const backend = config.backend === "memorystore" ? "MemoryStore sorted maps" : "OrderedDataStores";
+	return `Leaderboards demo on ${backend}: ${counted(config.servers, "server")} x ${counted(config.players, "player")}, ${counted(config.minutes, "minute")}, seed ${config.seed}, fail rate ${config.failRate}`;
+}
+
 /** A whole screen, for a terminal that redraws. */
 export function screen(config: SimulationConfig, frame: Frame): string {
-	const kills = rows(frame.kills, (value) => tostring(value));
+	const kills = rows(frame.kills, (value) => count(value));
 	const times = rows(frame.bestTimes, (value) => string.format("%.3f s", value / 1000));
 	const lines = [
-		`Leaderboards demo: ${config.servers} servers x ${config.players} players, seed ${config.seed}, fail rate ${config.failRate}`,
+		title(config),
 		progress(config, frame.counters.minute),
 		"",
 		`${pad("Kills (top 10)", WIDTH)}BestTime (top 10)`,
 	];
 	for (let i = 0; i < 10; i++) lines.push(pad(kills[i], WIDTH) + times[i]);
 	lines.push("", `${dayTitle(frame)}`);
-	const daily = rows(frame.dailyKills, (value) => tostring(value));
+	const daily = rows(frame.dailyKills, (value) => count(value));
 	for (let i = 0; i < 3; i++) lines.push(daily[i]);
 	const followed = frame.followed;
 	lines.push("", `${followed.name} on Kills: ${standingOf(followed.me)}`);
 	lines.push(`${pad("Around them (2 either side)", WIDTH)}${followed.name} and friends (top 5)`);
-	const around = rows(followed.around ?? [], (value) => tostring(value), 5);
-	const friends = rows(followed.friends ?? [], (value) => tostring(value), 5);
+	const around = rows(followed.around ?? [], (value) => count(value), 5);
+	const friends = rows(followed.friends ?? [], (value) => count(value), 5);
 	for (let i = 0; i < 5; i++) lines.push(pad(around[i], WIDTH) + friends[i]);
 	lines.push("");
 	for (const line of counterLines(frame.counters)) lines.push(line);
@@ -93,7 +96,7 @@ export function plainLine(config: SimulationConfig, frame: Frame): string {
 	const c = frame.counters;
 	const leader = frame.kills[0];
 	const today = frame.dailyKills[0];
-	return `[${string.format("%5.1f", c.minute)}/${config.minutes} min] submits ${c.submits}, writes ${c.writes}, top() ${c.topCalls} / reads ${c.backendReads}, names ${c.namesCalls}, failed ${c.failed}, dropped ${c.dropped}; Kills leader ${leader ? `${leader.DisplayName ?? leader.Key} ${leader.Value}` : "-"}; DailyKills ${frame.day} leader ${today ? `${today.DisplayName ?? today.Key} ${today.Value}` : "-"}; ${frame.followed.name} ${standingOf(frame.followed.me)}, ${frame.followed.friends?.size() ?? "?"} on their friends board`;
+	return `[${string.format("%5.1f", c.minute)}/${config.minutes} min] submits ${count(c.submits)}, writes ${count(c.writes)}, top() ${count(c.topCalls)} / reads ${count(c.backendReads)}, names ${count(c.namesCalls)}, failed ${count(c.failed)}, dropped ${count(c.dropped)}; Kills leader ${leader ? `${leader.DisplayName ?? leader.Key} ${count(leader.Value)}` : "-"}; DailyKills ${frame.day} leader ${today ? `${today.DisplayName ?? today.Key} ${count(today.Value)}` : "-"}; ${frame.followed.name} ${standingOf(frame.followed.me)}, ${frame.followed.friends?.size() ?? "?"} on their friends board`;
 }
 
 /** The closing summary, as lines. */
@@ -103,12 +106,12 @@ export function summaryLines(summary: Summary): string[] {
 		const drain = server.drain;
 		lines.push(
 			drain
-				? `server ${index + 1}: closed ${server.complete ? "within" : "past"} the close budget; drain ${drain.Complete ? "complete" : `incomplete (${drain.Error})`}, ${drain.Remaining} remaining, ${drain.Failed} failed during the drain`
+				? `server ${index + 1}: closed ${server.complete ? "within" : "past"} the close budget; drain ${drain.Complete ? "complete" : `incomplete (${drain.Error})`}, ${count(drain.Remaining)} remaining, ${count(drain.Failed)} failed during the drain`
 				: `server ${index + 1}: no drain result`,
 		);
 	});
 	lines.push(
-		`model check: ${summary.checked} values expected (best scores, and kill counts on the daily board for ${summary.days.join(" and ")}), ${summary.checked - summary.mismatches.size()} on the boards, ${summary.mismatches.size()} missing`,
+		`model check: ${count(summary.checked)} values expected (best scores, and kill counts on the daily board for ${summary.days.join(" and ")}), ${count(summary.checked - summary.mismatches.size())} on the boards, ${count(summary.mismatches.size())} missing`,
 	);
 	for (const mismatch of summary.mismatches)
 		lines.push(

@@ -19,7 +19,7 @@ describeGate("the benchmarks at tiny sizes", () => {
 			expect(rendered).toMatch("| row | this project | baseline | ratio | goal | |");
 			// Every row is held to its goal, but the memory row, which informs.
 			expect(rows.filter((row) => row.met === undefined).map((row) => row.name)).toEqual([
-				"Memory per queued key at 1000 keys",
+				"Memory per queued key at 1,000 keys",
 			]);
 			const terminal = terminalTable(rows);
 			for (const line of terminal.split("\n")) expect(width(line) <= 100).toBe(true);

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "@rbxts/jest-globals";
-import { parseFlags, usage } from "../../examples/demo/main";
+import { DEMO, configOf } from "../../examples/demo/main";
+import { parse, usage } from "../gate/command";
 import { Frame, simulate } from "../../examples/demo/simulation";
 import { summaryLines } from "../../examples/demo/view";
 import { headlessGate } from "../gate/control";
@@ -122,6 +123,12 @@ describeGate("the demo's simulation", () => {
 	);
 });
 
+// The demo's flags as the demo reads them: its run, or what parse() says instead.
+function parseFlags(args: string[]) {
+	const parsed = parse(DEMO, args);
+	return "values" in parsed ? { config: configOf(parsed.values), json: parsed.values.get("json") === true } : parsed;
+}
+
 describe("the demo's flags", () => {
 	it("has defaults: 2 servers of 30 players for 60 minutes", () => {
 		expect(parseFlags([])).toEqual({
@@ -148,16 +155,18 @@ describe("the demo's flags", () => {
 	});
 
 	it("--help prints the ranges the flags enforce (the fail rate's cap is 0.9)", () => {
-		const text = usage();
-		expect(text).toContain("--fail-rate R   share of backend writes and reads that fail, 0 to 0.9 (default 0)");
+		const text = usage(DEMO);
+		expect(text).toContain("--fail-rate R     share of backend writes and reads that fail, 0 to 0.9 (default 0)");
 		let flags = 0;
 		for (const line of text.split("\n")) {
-			const [flag, min, max] = line.match(
-				"^  (%-%-[%w%-]+) %a +.-, ([%d%.]+) to ([%d%.]+) %(default",
+			const [flag, low, high] = line.match(
+				"^  (%-%-[%w%-]+) %a +.-, ([%d%.,]+) to ([%d%.,]+) %(default",
 			) as LuaTuple<[string?, string?, string?]>;
 			if (flag === undefined) continue;
+			// The usage groups thousands (1,440); a flag's value is digits only.
+			const [min, max] = [low!.gsub(",", "")[0], high!.gsub(",", "")[0]];
 			flags += 1;
-			for (const value of [min!, max!]) expect(parseFlags([flag, value])).toHaveProperty("config");
+			for (const value of [min, max]) expect(parseFlags([flag, value])).toHaveProperty("config");
 			expect(parseFlags([flag, tostring(tonumber(max)! + 0.01)])).toHaveProperty("problem");
 			expect(parseFlags([flag, tostring(tonumber(min)! - 0.01)])).toHaveProperty("problem");
 		}
@@ -166,10 +175,16 @@ describe("the demo's flags", () => {
 
 	it("names what is wrong with a bad flag", () => {
 		expect(parseFlags(["--bogus"])).toEqual({ problem: "unknown option --bogus" });
-		expect(parseFlags(["--servers"])).toEqual({ problem: "--servers needs a number" });
-		expect(parseFlags(["--servers", "0"])).toEqual({ problem: "--servers must be a whole number from 1 to 8" });
-		expect(parseFlags(["--fail-rate", "2"])).toEqual({ problem: "--fail-rate must be a number from 0 to 0.9" });
-		expect(parseFlags(["--backend", "redis"])).toEqual({ problem: "--backend must be ordered or memorystore" });
+		expect(parseFlags(["--servers"])).toEqual({ problem: "--servers needs a value" });
+		expect(parseFlags(["--servers", "0"])).toEqual({
+			problem: "--servers must be a whole number from 1 to 8, not 0",
+		});
+		expect(parseFlags(["--fail-rate", "2"])).toEqual({
+			problem: "--fail-rate must be a number from 0 to 0.9, not 2",
+		});
+		expect(parseFlags(["--backend", "redis"])).toEqual({
+			problem: "--backend must be ordered or memorystore, not redis",
+		});
 		expect(parseFlags(["--backend", "memorystore"])).toEqual({
 			config: { servers: 2, players: 30, minutes: 60, failRate: 0, seed: 1, backend: "memorystore" },
 			json: false,

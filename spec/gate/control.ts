@@ -80,6 +80,12 @@ export interface HeadlessGate {
 	isTerminal: () => boolean;
 	/** Writes a line to stdout (the game's own print and warn stay in LogService unless --verbose). */
 	write: (text: string) => void;
+	/** Writes a line to stderr: usage errors and notes that are not the output. */
+	writeError: (text: string) => void;
+	/** A status line on stderr that the next replaces, shown only when stderr is a terminal; "" clears it. */
+	progress: (text: string) => void;
+	/** The terminal's size: COLUMNS and LINES when set, else the terminal's own, else 80 x 24. */
+	terminalSize: () => { columns: number; rows: number };
 	/**
 	 * Starts another server: its own DataModel built from the same project (or the
 	 * project file given: a consumer fixture's place), with its

@@ -5,7 +5,8 @@
 // a wall clock, compilation of Luau source, and stdout.
 //
 //   node spec/gate/run.mjs [pattern] [--no-build] [--verbose] [--self-check] [--workers N]
-//                          [--project FILE] [--root A.B.C]... [--main A.B.C -- args]
+//                          [--signals B] [--project FILE] [--root A.B.C]... [--main A.B.C -- args]
+//   node spec/gate/run.mjs --help     (flags read by spec/gate/command.mjs)
 //
 // The VM, the instance tree and the compiled chunks are built once per run.
 // luau-web's heap is fixed at 17 MB (jest alone takes 7): heap.mjs raises it.
@@ -24,6 +25,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { parse, usage } from "./command.mjs";
 import { raiseHeap } from "./heap.mjs";
 
 // Before luau-web loads: its module would otherwise get a fixed 17 MB heap.
@@ -34,58 +36,71 @@ const { LuauState, InternalLuauWasmModule: LuauModule } = await import("luau-web
 const gateDir = dirname(fileURLToPath(import.meta.url));
 const projectDir = resolve(gateDir, "..", "..");
 
-// --signals default|immediate|deferred|ancestrydeferred (before any `--`): the
-// place's Workspace.SignalBehavior for the whole run (engine/signal.luau);
-// taken out of the arguments here, and handed on to worker processes.
-const SIGNAL_BEHAVIORS = {
-	default: "Default",
-	immediate: "Immediate",
-	deferred: "Deferred",
-	ancestrydeferred: "AncestryDeferred",
-};
-const dashes = process.argv.indexOf("--");
-const signalsAt = process.argv.findIndex((arg, i) => arg === "--signals" && (dashes < 0 || i < dashes));
-const SIGNAL_BEHAVIOR = signalsAt < 0 ? "Default" : SIGNAL_BEHAVIORS[String(process.argv[signalsAt + 1]).toLowerCase()];
-if (!SIGNAL_BEHAVIOR) {
-	process.stderr.write(`gate: --signals takes ${Object.keys(SIGNAL_BEHAVIORS).join(", ")}\n`);
-	process.exit(2);
-}
-if (signalsAt >= 0) process.argv.splice(signalsAt, 2);
-
 // Sunday 2026-12-06 00:00:00 UTC: virtual time 0, so dates are the same every run.
 const EPOCH = 1796515200;
 
+const FLAGS = [
+	{ name: "no-build", help: "run out/ as it is (rbxtsc already ran)" },
+	{ name: "verbose", help: "show the game's print and warn output" },
+	{ name: "self-check", help: "first prove that a failing fixture spec fails a run" },
+	{
+		name: "workers",
+		value: "N",
+		kind: "integer",
+		min: 1,
+		max: 64,
+		help: "spread the spec files over N processes (default 1)",
+	},
+	{ name: "project", value: "FILE", help: "the Rojo project to load (default default.project.json)" },
+	{ name: "root", value: "A.B.C", repeat: true, help: "a spec root instead of the project's specs (repeatable)" },
+	{ name: "main", value: "A.B.C", help: "run this ModuleScript's main(args) instead of specs; args after --" },
+	{
+		name: "signals",
+		value: "B",
+		kind: "choice",
+		choices: ["Default", "Immediate", "Deferred", "AncestryDeferred"],
+		help: "Workspace.SignalBehavior: default, immediate, deferred or ancestrydeferred",
+	},
+];
+const USAGE = usage(
+	"node spec/gate/run.mjs [pattern] [options] [-- args of --main]",
+	[
+		"Compiles the project with rbxtsc, then runs its specs (those whose path matches",
+		"the pattern, a regular expression) on the Luau VM with the emulated engine.",
+		"Ends with `N passed, N failed`; exit 1 on any failure or when no test ran.",
+	],
+	FLAGS,
+);
+
+// Exits 2 with the message on stderr for a usage error, 0 after --help.
 function parseArgs(argv) {
-	const options = {
-		build: true,
-		verbose: false,
-		project: "default.project.json",
-		roots: [],
-		mode: "jest",
-		args: [],
-		workers: 1,
-	};
-	for (let i = 0; i < argv.length; i++) {
-		const arg = argv[i];
-		if (arg === "--") {
-			options.args = argv.slice(i + 1);
-			break;
-		} else if (arg === "--no-build") options.build = false;
-		else if (arg === "--verbose") options.verbose = true;
-		else if (arg === "--self-check") options.selfCheck = true;
-		else if (arg === "--project") options.project = argv[++i];
-		else if (arg === "--workers")
-			options.workers = Math.min(availableParallelism(), Math.max(1, Number.parseInt(argv[++i], 10) || 1));
-		else if (arg === "--root") options.roots.push(argv[++i].split("."));
-		else if (arg === "--main") {
-			options.mode = "main";
-			options.main = argv[++i].split(".");
-		} else if (arg.startsWith("--")) {
-			process.stderr.write(`gate: unknown option ${arg}\n`);
-			process.exit(2);
-		} else options.testPathPattern = arg;
+	const parsed = parse(FLAGS, argv);
+	if (parsed.help) {
+		process.stdout.write(`${USAGE}\n`);
+		process.exit(0);
 	}
-	options.defaultRoot = options.roots.length === 0;
+	const extra = parsed.positional?.length > 1 && `one pattern at most, not ${parsed.positional.join(" ")}`;
+	const problem = parsed.problem ?? extra;
+	if (problem) {
+		process.stderr.write(`gate: ${problem}\nnode spec/gate/run.mjs --help lists the options\n`);
+		process.exit(2);
+	}
+	const { values, positional, rest } = parsed;
+	const roots = (values.root ?? []).map((root) => root.split("."));
+	const options = {
+		build: !values["no-build"],
+		verbose: Boolean(values.verbose),
+		selfCheck: Boolean(values["self-check"]),
+		project: values.project ?? "default.project.json",
+		roots,
+		mode: values.main ? "main" : "jest",
+		main: values.main?.split("."),
+		args: rest,
+		workers: Math.min(availableParallelism(), values.workers ?? 1),
+		signals: values.signals ?? "Default",
+		testPathPattern: positional[0],
+		defaultRoot: roots.length === 0,
+	};
 	if (options.defaultRoot) options.roots.push(["ServerScriptService", "Leaderboards", "spec"]);
 	return options;
 }
@@ -143,6 +158,42 @@ function traceMapper() {
 			});
 		},
 	};
+}
+
+// The terminal a program draws for: COLUMNS and LINES win (so `COLUMNS=80 LINES=24`
+// tries a small one), then the terminal's own size; undefined when neither.
+function terminalSize() {
+	const read = (name, own) => {
+		const value = /^\d+$/.test(process.env[name] ?? "") ? Number(process.env[name]) : own;
+		return value > 0 ? value : undefined;
+	};
+	return { columns: read("COLUMNS", process.stdout.columns), rows: read("LINES", process.stdout.rows) };
+}
+
+// The progress line on stderr: drawn over itself, cleared before any other
+// output; nothing at all when stderr is not a terminal (a pipe, a file, CI).
+function statusLine() {
+	const live = Boolean(process.stderr.isTTY) && !process.env.CI;
+	let shown = false;
+	return {
+		show(text) {
+			if (!live || (!shown && text === "")) return;
+			const columns = process.stderr.columns || 80;
+			process.stderr.write(`\r\x1b[K${text.slice(0, columns - 1)}`);
+			shown = text !== "";
+		},
+	};
+}
+
+// `npm run bench -- --json > f`: npm has already written its banner ("> @rbxts/...")
+// into f above the JSON, unless it ran silent (-s); say so where it shows.
+function npmBannerNote() {
+	const npm = process.env.npm_lifecycle_event;
+	const direct = process.env.npm_lifecycle_script?.startsWith("node spec/gate/run.mjs");
+	if (!direct || process.env.npm_config_loglevel === "silent" || process.stdout.isTTY) return;
+	process.stderr.write(
+		`gate: npm printed its banner to stdout above this JSON; npm run -s ${npm} -- ... prints the JSON alone\n`,
+	);
 }
 
 const FIXTURES = "ServerScriptService.Leaderboards.spec.gate.fixtures";
@@ -212,7 +263,7 @@ async function runWorkers(files, count, options) {
 					const pattern = `(${share.map(escape).join("|")})$`;
 					const args = [fileURLToPath(import.meta.url), "--no-build", "--workers", "1", pattern];
 					if (options.verbose) args.push("--verbose");
-					args.push("--signals", SIGNAL_BEHAVIOR);
+					args.push("--signals", options.signals);
 					const child = spawn(process.execPath, args, { cwd: projectDir, stdio: ["ignore", "pipe", "pipe"] });
 					let output = "";
 					child.stdout.on("data", (chunk) => (output += chunk));
@@ -239,7 +290,9 @@ async function runWorkers(files, count, options) {
 
 async function main() {
 	const options = parseArgs(process.argv.slice(2));
-	if (options.build) build();
+	// A program's --help is its usage only: no rebuild first when out/ holds it.
+	const help = options.args.includes("--help") || options.args.includes("-h");
+	if (options.build && !(help && existsSync(join(projectDir, "out")))) build();
 	if (options.selfCheck) selfCheck();
 	if (options.mode === "jest" && options.defaultRoot && options.workers > 1) {
 		const pattern = options.testPathPattern && new RegExp(options.testPathPattern);
@@ -249,9 +302,11 @@ async function main() {
 			return;
 		}
 	}
+	if (options.mode === "main" && options.args.includes("--json")) npmBannerNote();
 	const traces = traceMapper();
 	const colour = process.stdout.isTTY && !process.env.CI;
 	const paint = { MessageWarning: "\x1b[33m", MessageError: "\x1b[31m" };
+	const status = statusLine();
 	let state;
 	const chunks = compiler(() => state);
 	const env = {
@@ -281,8 +336,11 @@ async function main() {
 		__host_clock: () => performance.now() / 1000,
 		__host_write: (kind, text) => {
 			const mapped = traces.map(String(text));
+			if (kind === "Progress") return status.show(mapped);
+			status.show("");
 			const start = colour && paint[kind] ? paint[kind] : "";
-			process.stdout.write(start + mapped + (start ? "\x1b[0m" : "") + "\n");
+			const stream = kind === "Stderr" ? process.stderr : process.stdout;
+			stream.write(start + mapped + (start ? "\x1b[0m" : "") + "\n");
 		},
 		__host_file_map: (text) => traces.load(String(text)),
 		__engine_dir: relative(projectDir, join(gateDir, "engine")),
@@ -293,11 +351,12 @@ async function main() {
 			testPathPattern: options.testPathPattern,
 			verbose: options.verbose,
 			terminal: Boolean(process.stdout.isTTY) && !process.env.CI,
+			...terminalSize(),
 			mode: options.mode,
 			main: options.main,
 			args: options.args,
 			epoch: EPOCH,
-			signals: SIGNAL_BEHAVIOR,
+			signals: options.signals,
 		}),
 	};
 	state = await LuauState.createAsync(env);
@@ -319,6 +378,7 @@ async function main() {
 		);
 		code = 1;
 	}
+	status.show("");
 	process.exitCode = typeof code === "number" ? code : 1;
 }
 

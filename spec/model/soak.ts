@@ -1,49 +1,54 @@
 import { HttpService } from "@rbxts/services";
-import { headlessGate } from "../gate/control";
+import { Command, runCommand } from "../gate/command";
+import { HeadlessGate, headlessGate } from "../gate/control";
+import { count, counted } from "../gate/format";
 import { BACKEND_KINDS, SeedReport, runSeed } from "./model";
 
-const USAGE = `usage: npm run soak -- [--seeds N] [--from S] [--json]
+/** The soak's command line (spec/gate/command.ts reads it). */
+export const SOAK: Command = {
+	program: "soak",
+	invocation: "npm run soak --",
+	about: [
+		"The model test (spec/model/model.ts) over many seeds: several servers on one",
+		"emulated store, faults, hung requests, throttling, a noisy neighbour,",
+		"concurrent readers and destroy() at random times, checked against a model.",
+		"Each seed runs on every backend kind; progress on stderr when it is a terminal.",
+		"Exit 0 when every seed holds, 1 when one does not, 2 on a bad flag.",
+	],
+	flags: [
+		{ name: "seeds", value: "N", min: 1, max: 100_000, fallback: 20, help: "seeds to run" },
+		{ name: "from", value: "S", min: 1, max: 2 ** 31, fallback: 1, help: "the first seed" },
+		{ name: "json", help: "print only JSON: { seeds, from, backends, reports }" },
+	],
+};
 
-The model test (spec/model/model.ts) over many seeds: several servers on one
-emulated store, faults, hung requests, throttling, a noisy neighbour,
-concurrent readers and destroy() at random times, checked against a model.
-
-  --seeds N   seeds to run (default 20), each on every backend kind
-  --from S    the first seed (default 1)
-  --json      print the reports as JSON
-  --help      this text`;
+/** The run's first line: the backends and the seeds. */
+export function title(seeds: number, from: number): string {
+	const backends = BACKEND_KINDS.map((kind) => kind.name).join(" and ");
+	return `Leaderboards soak on ${backends}: ${counted(seeds, "seed")} from ${from} (${counted(seeds * BACKEND_KINDS.size(), "run")})`;
+}
 
 /** \`npm run soak\`: 0 when every seed holds, 1 when one does not, 2 on a bad flag. */
 export function main(args: string[]): number {
 	const gate = headlessGate();
 	if (!gate) error("the soak runs in the headless gate: npm run soak");
-	let seeds = 20;
-	let from = 1;
-	let json = false;
-	for (let i = 0; i < args.size(); i++) {
-		const arg = args[i];
-		if (arg === "--help" || arg === "-h") {
-			gate.write(USAGE);
-			return 0;
-		} else if (arg === "--json") json = true;
-		else if (arg === "--seeds" || arg === "--from") {
-			const value = tonumber(args[i + 1]);
-			if (value === undefined || value < 1 || value % 1 !== 0) {
-				gate.write(`soak: ${arg} needs a whole number from 1\n\n${USAGE}`);
-				return 2;
-			}
-			if (arg === "--seeds") seeds = value;
-			else from = value;
-			i += 1;
-		} else {
-			gate.write(`soak: unknown option ${arg}\n\n${USAGE}`);
-			return 2;
-		}
-	}
+	return runCommand(gate, SOAK, args, (values) =>
+		soak(
+			gate,
+			(values.get("seeds") as number | undefined) ?? 20,
+			(values.get("from") as number | undefined) ?? 1,
+			values.get("json") === true,
+		),
+	);
+}
+
+function soak(gate: HeadlessGate, seeds: number, from: number, json: boolean): number {
+	if (!json) gate.write(title(seeds, from));
 	const wall = gate.wallClock();
 	const reports = new Array<SeedReport>();
 	let failed = 0;
 	for (let seed = from; seed < from + seeds; seed++) {
+		if (!json) gate.progress(`soak: seed ${seed - from + 1} of ${seeds}, ${counted(failed, "run")} failed`);
 		for (const backend of BACKEND_KINDS) {
 			const report = runSeed(gate, seed, backend);
 			reports.push(report);
@@ -54,8 +59,10 @@ export function main(args: string[]): number {
 		}
 	}
 	const seconds = gate.wallClock() - wall;
-	if (json) gate.write(HttpService.JSONEncode(reports));
-	else {
+	if (json) {
+		const backends = BACKEND_KINDS.map((kind) => kind.name);
+		gate.write(HttpService.JSONEncode({ seeds, from, backends, reports }));
+	} else {
 		let accepted = 0;
 		let incomplete = 0;
 		for (const report of reports) {
@@ -63,8 +70,8 @@ export function main(args: string[]): number {
 			for (const drain of report.drains) if (!drain.complete) incomplete += 1;
 		}
 		gate.write(
-			`soak: ${reports.size()} runs (seeds ${from}..${from + seeds - 1}), ${failed} failed; ` +
-				`${accepted} accepted submits, ${incomplete} incomplete drains (each within Remaining); ` +
+			`soak: ${counted(reports.size(), "run")} (seeds ${from}..${from + seeds - 1}), ${count(failed)} failed; ` +
+				`${counted(accepted, "accepted submit")}, ${counted(incomplete, "incomplete drain")} (each within Remaining); ` +
 				`${string.format("%.1f", seconds)} s wall`,
 		);
 	}

@@ -1,0 +1,75 @@
+// The gate's own command line, by the rules every program of the gate follows
+// (spec/gate/command.ts holds the same rules for bench, demo and soak):
+// --help or -h prints the usage and exits 0; --flag value and --flag=value;
+// integers are decimal digits only (no 1e1, no 0x10); an unknown flag or a bad
+// value is a usage error: exit 2, the message on stderr. Everything after `--`
+// is the --main module's own arguments.
+
+/**
+ * Reads `argv` against `flags` ({ name, value?, kind?, min?, max?, choices?, repeat? }; a flag
+ * without `value` is a switch). Returns { values, positional, rest } or { help: true } or { problem }.
+ */
+export function parse(flags, argv) {
+	const dashes = argv.indexOf("--");
+	const own = dashes < 0 ? argv : argv.slice(0, dashes);
+	const rest = dashes < 0 ? [] : argv.slice(dashes + 1);
+	if (own.includes("--help") || own.includes("-h")) return { help: true };
+	const values = {};
+	const positional = [];
+	for (let i = 0; i < own.length; i++) {
+		const arg = own[i];
+		if (!arg.startsWith("-")) {
+			positional.push(arg);
+			continue;
+		}
+		const match = /^--([^=]+)(?:=(.*))?$/s.exec(arg);
+		const flag = match && flags.find((candidate) => candidate.name === match[1]);
+		if (!flag) return { problem: `unknown option ${match ? `--${match[1]}` : arg}` };
+		let text = match[2];
+		if (flag.value === undefined) {
+			if (text !== undefined) return { problem: `--${flag.name} takes no value` };
+			values[flag.name] = true;
+			continue;
+		}
+		if (text === undefined) {
+			text = own[i + 1];
+			if (text === undefined || text.startsWith("--")) return { problem: `--${flag.name} needs a value` };
+			i += 1;
+		}
+		const read = readValue(flag, text);
+		if (read.problem) return read;
+		if (flag.repeat) (values[flag.name] ??= []).push(read.value);
+		else values[flag.name] = read.value;
+	}
+	return { values, positional, rest };
+}
+
+function readValue(flag, text) {
+	const kind = flag.kind ?? "string";
+	if (kind === "string") return { value: text };
+	if (kind === "choice") {
+		const choice = flag.choices.find((candidate) => candidate.toLowerCase() === text.toLowerCase());
+		return choice
+			? { value: choice }
+			: { problem: `--${flag.name} must be ${flag.choices.join(" or ")}, not ${text}` };
+	}
+	const pattern = kind === "integer" ? /^\d+$/ : /^(\d+|\d*\.\d+)$/;
+	const value = pattern.test(text) ? Number(text) : undefined;
+	const range = flag.min !== undefined && flag.max !== undefined ? ` from ${flag.min} to ${flag.max}` : "";
+	if (value === undefined || value < (flag.min ?? -Infinity) || value > (flag.max ?? Infinity))
+		return {
+			problem: `--${flag.name} must be ${kind === "integer" ? "a whole number" : "a number"}${range}, not ${text}`,
+		};
+	return { value };
+}
+
+/** The --help text of `flags`. */
+export function usage(synopsis, about, flags) {
+	const lines = [`usage: ${synopsis}`, "", ...about, ""];
+	for (const flag of flags) {
+		const left = `  --${flag.name}${flag.value ? ` ${flag.value}` : ""}`;
+		lines.push(`${left}${" ".repeat(Math.max(1, 20 - left.length))}${flag.help}`);
+	}
+	lines.push(`${"  --help, -h".padEnd(20)}this text`);
+	return lines.join("\n");
+}
