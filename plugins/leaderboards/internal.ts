@@ -5,7 +5,6 @@ export { AROUND_COST, AROUND_RESERVE, MAX_KEY_LENGTH, PAGE_SIZE } from "./backen
 export { MAX_EXPIRATION } from "./backends/MemoryStore";
 export { READ_SHARE, UNITS_PER_USER } from "./backends/memory/quota";
 export { WRITERS_KEPT, sumItem } from "./backends/memory/ledger";
-export { FAILURE_PAUSE } from "./stages/Drainer/Drainer";
 export { REFILL_SECONDS } from "./stages/Flusher/Flusher";
 export { CACHE_LIMIT, RESULTS_PER_MINUTE } from "./stages/NameResolver/NameResolver";
 export { DEFAULTS } from "./settings";
@@ -19,3 +18,4 @@ export * from "./types/merge/ruleOf";
 export * from "./types/merge/keepBest";
 export * from "./types/merge/keepNewest";
 export * from "./types/merge/sum";
+export * from "./types/drain";

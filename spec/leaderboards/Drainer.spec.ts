@@ -9,6 +9,7 @@ import {
 	Topics,
 	attach,
 } from "../../plugins/leaderboards";
+import { FAILED_WINDOWS, drainPause } from "../../plugins/leaderboards/internal";
 import { headlessGate } from "../gate/control";
 import { MemoryBackend, boardsWith } from "./doubles";
 
@@ -146,16 +147,49 @@ describe("destroy()", () => {
 		gate.reset();
 	});
 
-	it("a window that had budget and wrote nothing (an outage) ends the drain: no progress, one attempt per key", () => {
+	it("retries a key through failures: one key failing twice is stored, the pause growing after each failing window", () => {
+		const backend = new MemoryBackend();
+		backend.failWrites = 2;
+		const { boards } = queued(1, backend, { ShutdownSeconds: 10 });
+		const started = os.clock();
+		const [complete, result] = boards.destroy();
+		expect(result).toEqual({ Complete: true, Remaining: 0, InFlight: 0, Failed: 2 });
+		expect(complete).toBe(true);
+		expect(backend.writes.size()).toBe(3);
+		expect(backend.get("Kills", "k1")).toBe(1);
+		expect(os.clock() - started).toBeCloseTo(drainPause(1) + drainPause(2), 1);
+	});
+
+	it("the pause starts at FAILURE_PAUSE and grows x1.25 a failing window, up to 1 s", () => {
+		expect([1, 2, 3, 4].map((n) => drainPause(n))).toEqual([0.25, 0.3125, 0.390625, 0.48828125]);
+		expect(drainPause(8)).toBe(1);
+		expect(FAILED_WINDOWS).toBe(5);
+	});
+
+	it("a store that accepts nothing ends the drain after FAILED_WINDOWS windows: no progress, well inside 2 s", () => {
 		const backend = new MemoryBackend();
 		backend.failWrites = 1_000;
 		const { boards } = queued(2, backend, { ShutdownSeconds: 10 });
 		const started = os.clock();
 		const [complete, result] = boards.destroy();
 		expect(complete).toBe(false);
-		expect(result).toEqual({ Complete: false, Remaining: 2, InFlight: 0, Failed: 2, Error: NO_PROGRESS });
-		expect(backend.writes.size()).toBe(2);
-		expect(os.clock() - started).toBeLessThan(1);
+		expect(result).toEqual({ Complete: false, Remaining: 2, InFlight: 0, Failed: 10, Error: NO_PROGRESS });
+		expect(backend.writes.size()).toBe(2 * FAILED_WINDOWS);
+		expect(os.clock() - started).toBeLessThan(2);
+	});
+
+	it("a window with one success breaks the streak: a store failing all but one write a window drains to the end", () => {
+		const backend = new MemoryBackend();
+		const { boards, kernel } = queued(6, backend, { ShutdownSeconds: 10, WritesPerFlush: 2, WritesInFlight: 1 });
+		// Each window of two: the first write fails, the second lands.
+		kernel.Bus.subscribe(Topics.Flushed, (_, summary) => {
+			if ((summary as { Attempted: number }).Attempted === 2) backend.failWrites = 1;
+		});
+		backend.failWrites = 1;
+		const [complete, result] = boards.destroy();
+		expect(complete).toBe(true);
+		expect(result.Remaining).toBe(0);
+		for (let i = 1; i <= 6; i++) expect(backend.get("Kills", `k${i}`)).toBe(i);
 	});
 
 	it("at the deadline every write still unresolved counts in InFlight and Remaining; they may commit later", () => {

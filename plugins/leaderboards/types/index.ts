@@ -9,3 +9,4 @@ export * from "./merge/ruleOf";
 export * from "./merge/keepBest";
 export * from "./merge/keepNewest";
 export * from "./merge/sum";
+export * from "./drain";

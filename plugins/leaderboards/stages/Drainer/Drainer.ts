@@ -1,8 +1,15 @@
 import { SingleFlight, join, sleep } from "../../../../kernel";
-import { DEADLINE_EXCEEDED, DrainerStage, NO_PROGRESS, ShutdownResult, StageContext, Topics } from "../../types";
-
-/** After a window with failures, or one the request budget left empty, the drain waits this long (at most) before the next. */
-export const FAILURE_PAUSE = 0.25;
+import {
+	DEADLINE_EXCEEDED,
+	DrainerStage,
+	FAILED_WINDOWS,
+	NO_PROGRESS,
+	ShutdownResult,
+	StageContext,
+	Topics,
+	WindowSummary,
+	drainPause,
+} from "../../types";
 
 // A rejection's message: Promise wraps an error raised inside it in a
 // Promise.Error whose `error` field holds what was raised.
@@ -19,8 +26,11 @@ function messageOf(problem: unknown): string {
  * passed. No write starts at or after that deadline; a write still in flight
  * then may land later and counts in InFlight. Drains never drop a value. A
  * window the request budget left empty waits for the budget to refill (it is
- * spent on the same deadline); a window whose writes all failed is no
- * progress, and the drain stops. An incomplete result always names its reason. Every
+ * spent on the same deadline); after a window with failures the drain pauses
+ * (drainPause, growing while failures continue) and retries what failed. It
+ * stops early, no progress, after FAILED_WINDOWS windows in a row in which
+ * every write failed, or when a window with budget attempts nothing. An
+ * incomplete result always names its reason. Every
  * caller shares one drain and one frozen result; cancelling a caller does not
  * cancel the drain. A backend that calls destroy() from inside one of its
  * writes gets a pending result at once instead of waiting on itself.
@@ -67,26 +77,19 @@ export class Drainer implements DrainerStage {
 
 		if (stages.Flusher.inFlight() > 0 && !join(scheduler, stages.Flusher.landed(), left()).expect().settled)
 			problem = DEADLINE_EXCEEDED;
+		// Windows in a row with failures (the pause grows), and in which every write failed (the store accepts nothing).
+		const streak = { failing: 0, dead: 0 };
 		while (problem === undefined && stages.Queue.pending() > 0) {
 			if (left() <= 0) {
 				problem = DEADLINE_EXCEEDED;
 				break;
 			}
 			// The window runs on its own thread so a write that never returns cannot hold the drain past its deadline.
-			const window = new Promise<ReturnType<typeof stages.Flusher.runWindow>>((resolve) =>
-				resolve(stages.Flusher.runWindow({ deadline })),
-			);
+			const window = new Promise<WindowSummary>((resolve) => resolve(stages.Flusher.runWindow({ deadline })));
 			const joined = join(scheduler, window, left()).expect();
-			const summary = joined.value;
-			if (!joined.settled) {
-				problem = DEADLINE_EXCEEDED;
-			} else if (!joined.ok) {
-				problem = messageOf(joined.problem);
-			} else if (summary!.Budget > 0 && summary!.Written === 0) {
-				problem = left() <= 0 ? DEADLINE_EXCEEDED : NO_PROGRESS;
-			} else if ((summary!.Failed > 0 || summary!.Budget === 0) && stages.Queue.pending() > 0) {
-				sleep(scheduler, math.min(FAILURE_PAUSE, left())).await();
-			}
+			if (!joined.settled) problem = DEADLINE_EXCEEDED;
+			else if (!joined.ok) problem = messageOf(joined.problem);
+			else problem = this.after(joined.value!, streak, left);
 		}
 		// A write past RequestSeconds has its value back in the queue: counted once in Remaining.
 		const inFlight = stages.Flusher.unresolved();
@@ -100,5 +103,19 @@ export class Drainer implements DrainerStage {
 		});
 		kernel.Bus.publish(Topics.Drained, result);
 		return result;
+	}
+
+	// After a drain window: why the drain stops, or undefined after pausing as the rule says.
+	private after(summary: WindowSummary, streak: { failing: number; dead: number }, left: () => number) {
+		if (summary.Budget > 0 && summary.Attempted === 0) return left() <= 0 ? DEADLINE_EXCEEDED : NO_PROGRESS;
+		// A window the budget left empty neither breaks a streak nor adds to it.
+		if (summary.Attempted > 0) {
+			streak.failing = summary.Failed > 0 ? streak.failing + 1 : 0;
+			streak.dead = summary.Written === 0 ? streak.dead + 1 : 0;
+		}
+		if (streak.dead >= FAILED_WINDOWS) return NO_PROGRESS;
+		if ((summary.Failed > 0 || summary.Budget === 0) && this.context.stages.Queue.pending() > 0)
+			sleep(this.context.kernel.Scheduler, math.min(drainPause(streak.failing), left())).await();
+		return undefined;
 	}
 }

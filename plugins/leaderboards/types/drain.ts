@@ -1,0 +1,18 @@
+/** After a window with failures, or one the request budget left empty, the drain waits this long before the next. */
+export const FAILURE_PAUSE = 0.25;
+/** Each further window in a row with failures multiplies the pause by this much... */
+export const PAUSE_GROWTH = 1.25;
+/** ...up to this long. */
+export const LONGEST_PAUSE = 1;
+/**
+ * This many windows in a row in which every write failed end the drain with
+ * "made no progress": a store that accepts nothing, not one transient failure.
+ * A store that fails instantly ends after the pauses between them: 0.25 +
+ * 0.3125 + 0.39 + 0.49 = 1.44 s.
+ */
+export const FAILED_WINDOWS = 5;
+
+/** The pause after the `failing`-th window in a row with failures (1 for the first). */
+export function drainPause(failing: number): number {
+	return math.min(LONGEST_PAUSE, FAILURE_PAUSE * PAUSE_GROWTH ** math.max(0, failing - 1));
+}
