@@ -60,6 +60,18 @@ export interface MemoryStoreQuota {
 	partitionAvailable?: number;
 }
 
+/** An Open Cloud v2 answer: 200 and the resource, or an error status and the v2 error format. */
+export interface OpenCloudResponse {
+	status: number;
+	body: unknown;
+}
+
+/** The v2 error format (cloud/reference/errors). */
+export interface OpenCloudError {
+	code: "INVALID_ARGUMENT" | "NOT_FOUND" | "RESOURCE_EXHAUSTED" | "INTERNAL" | "UNAVAILABLE";
+	message: string;
+}
+
 export interface HeadlessGate {
 	/** Virtual seconds since the gate started. */
 	now: () => number;
@@ -188,6 +200,27 @@ export interface HeadlessGate {
 		counts: () => { published: number; delivered: number; lost: number; overTopic: number; overExperience: number };
 		/** Servers of the experience: the run's own and every newServer() not closed. */
 		servers: () => number;
+	};
+	/**
+	 * Open Cloud v2 from outside every server: ordered data store entries
+	 * (`universes/{u}/ordered-data-stores/{store}/scopes/{scope}/entries[/{id}[:increment]]`) spending
+	 * the experience's data store budget with no queue (429 past it), and sorted map items
+	 * (`universes/{u}/memory-store/sorted-maps/{map}/items[/{id}]`) on the memory stores' quotas.
+	 * Yields for the request's latency ("OpenCloud" in a latency profile; sorted maps travel as MemoryStore).
+	 */
+	openCloud: {
+		request: (
+			method: "GET" | "POST" | "PATCH" | "DELETE",
+			path: string,
+			options?: { query?: Record<string, string | number | boolean>; body?: object },
+		) => OpenCloudResponse;
+		/** Faults and counts cleared (gate.reset() does this too). */
+		reset: () => void;
+		/** A fault rule for ordered entry requests, by operation ("GetOrderedDataStoreEntry", ...). */
+		fault: (rule: FaultRule) => void;
+		clearFaults: () => void;
+		/** Requests made, by operation (the openapi's operationId without "Cloud_"), or all. */
+		calls: (operation?: string) => number;
 	};
 	players: {
 		join: (info: { UserId: number; Name?: string; DisplayName?: string }) => Player;

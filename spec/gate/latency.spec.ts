@@ -253,7 +253,7 @@ describeGate("request latency", () => {
 		expect(() => gate!.latency.use({ DataStore: { median: 0, p99: 1 } })).toThrow("DataStore.median");
 		expect(() => gate!.latency.use({ DataStore: { fixed: -1 } })).toThrow("DataStore.fixed");
 		expect(() => gate!.latency.use({ Datastore: { fixed: 1 } })).toThrow(
-			"unknown service 'Datastore' in Datastore (DataStore, UserService, MemoryStore, Friends, Messaging)",
+			"unknown service 'Datastore' in Datastore (DataStore, UserService, MemoryStore, Friends, Messaging, OpenCloud)",
 		);
 		expect(() => gate!.latency.use("frame", 1.5)).toThrow("latency seed must be a whole number");
 		expect(gate!.latency.profile().name).toBe("realistic");
