@@ -22,6 +22,8 @@ import {
 	WindowSummary,
 	periodFor,
 	refusePeriodArgument,
+	Removals,
+	secondsUntilRoll,
 } from "./types";
 
 const log = Logger.scope("Leaderboards");
@@ -85,9 +87,7 @@ export class Leaderboards<B extends string = string> implements Service {
 	/** Seconds until a Reset board rolls to its next period (for a countdown); nil on an all-time or unknown board. */
 	secondsUntilRoll(board: B): number | undefined {
 		const rule = this.warnings.boardOf(this.settings, "secondsUntilRoll", board)?.Period;
-		const now = this.settings.unixTime();
-		const current = rule && periodFor(rule, undefined, now);
-		return current && current.Finish - now;
+		return rule && secondsUntilRoll(rule, this.settings.unixTime());
 	}
 
 	/**
@@ -173,7 +173,7 @@ export function attach<B extends string>(kernel: Kernel, options: LeaderboardOpt
 	const settings = settingsOf(options);
 	const stats: Stats = { Submitted: 0, Written: 0, Failed: 0, Dropped: 0 };
 	const stages = {} as { -readonly [K in keyof Stages]: Stages[K] };
-	const context: StageContext = { kernel, settings, stats, stages };
+	const context: StageContext = { kernel, settings, stats, stages, removals: new Removals(kernel) };
 	const own = options.Stages ?? {};
 	stages.Queue = own.Queue ? own.Queue(context) : new Queue(context);
 	stages.Flusher = own.Flusher ? own.Flusher(context) : new Flusher(context);

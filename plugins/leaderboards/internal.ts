@@ -13,6 +13,7 @@ export * from "./types/rules";
 export * from "./types/periods";
 export * from "./types/warnings";
 export * from "./types/store";
+export * from "./types/removals";
 export * from "./types/merge/rule";
 export * from "./types/merge/ruleOf";
 export * from "./types/merge/keepBest";

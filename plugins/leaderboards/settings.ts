@@ -1,6 +1,7 @@
 import { DataStoreService, Players, UserService } from "@rbxts/services";
-import { MAX_KEY_LENGTH, orderedDataStoreBackend } from "./backends/OrderedDataStore";
+import { orderedDataStoreBackend } from "./backends/OrderedDataStore";
 import {
+	Backend,
 	Board,
 	BoardConfig,
 	LONGEST_PERIOD,
@@ -65,7 +66,16 @@ const BOARD_KEYS = new Set([
 ]);
 const STAGE_KEYS = new Set(["Queue", "Flusher", "Reader", "NameResolver", "Drainer", "Standing", "Refresher"]);
 // The backend's optional functions: each, when present, must be callable (a typo'd table fails at attach, not every window).
-const BACKEND_FUNCTIONS = ["submit", "set", "budget", "scores", "readBudget", "remove", "around"] as const;
+const BACKEND_FUNCTIONS = [
+	"submit",
+	"set",
+	"budget",
+	"scores",
+	"readBudget",
+	"remove",
+	"around",
+	"refuseName",
+] as const;
 
 function fail(field: string, problem: string, value: unknown): never {
 	error(`Leaderboards.attach: ${field} ${problem} (got ${shown(value)})`, 4);
@@ -145,6 +155,33 @@ function periodRule(field: string, c: BoardConfig): PeriodRule | undefined {
 	return { Reset: c.Reset, ResetOffset: offset, WeekStart: weekStart };
 }
 
+// The backend contract, checked at attach: `field` names it in errors.
+function backendOf(field: string, backend: unknown): Backend {
+	if (!typeIs(backend, "table")) fail(field, "must be a table of functions", backend);
+	const b = backend as Backend;
+	if (!callable(b.sorted)) fail(field, "needs sorted()", b.sorted);
+	for (const name of BACKEND_FUNCTIONS) {
+		const member = b[name];
+		if (member !== undefined && !callable(member)) fail(`${field}.${name}`, "must be a function", member);
+	}
+	if (b.submit === undefined && b.set === undefined)
+		error(`Leaderboards.attach: ${field} needs submit() or set()`, 4);
+	if (b.integers !== undefined) flag(`${field}.integers`, b.integers, false);
+	if (b.sums !== undefined) flag(`${field}.sums`, b.sums, false);
+	if (b.maxKeyLength !== undefined) positiveInteger(`${field}.maxKeyLength`, b.maxKeyLength, 0);
+	return b;
+}
+
+// A board the backend can hold: a Sum board's writes, and its longest storage name (a Reset board's holds the longest period id).
+function fits(config: Board, backend: Backend) {
+	const field = `options.Boards.${config.Name}`;
+	if (config.Sum && !callable(backend.set) && backend.sums !== true)
+		fail(`${field}.Sum`, "needs a backend with set() or sums = true", true);
+	const longest = storageName(config.Name, config.Period ? string.rep("0", PERIOD_ID_LENGTH) : undefined);
+	const refusal = backend.refuseName?.(longest);
+	if (refusal !== undefined) error(`Leaderboards.attach: ${field} ${refusal}`, 5);
+}
+
 function board(name: string, config: unknown): Board {
 	const field = `options.Boards.${name}`;
 	if (!typeIs(config, "table")) fail(field, "must be a BoardConfig table", config);
@@ -198,36 +235,12 @@ export function settingsOf(options: LeaderboardOptions): Settings {
 
 	const storePrefix = options.StorePrefix ?? DEFAULTS.StorePrefix;
 	if (!typeIs(storePrefix, "string")) fail("options.StorePrefix", "must be a string", storePrefix);
-	let backend = options.Backend;
-	if (backend === undefined) {
-		for (const name of boardNames) {
-			// A Reset board's longest storage name holds the longest period id.
-			const longest =
-				storePrefix +
-				storageName(name, boards.get(name)!.Period ? string.rep("0", PERIOD_ID_LENGTH) : undefined);
-			if (longest.size() > MAX_KEY_LENGTH)
-				fail(`options.Boards.${name}`, `makes a store name over ${MAX_KEY_LENGTH} characters`, longest);
-		}
-		backend = orderedDataStoreBackend(storePrefix, DataStoreService);
-	} else {
-		if (!typeIs(backend, "table")) fail("options.Backend", "must be a table of functions", backend);
-		if (!callable(backend.sorted)) fail("options.Backend", "needs sorted()", backend.sorted);
-		for (const name of BACKEND_FUNCTIONS) {
-			const member = backend[name];
-			if (member !== undefined && !callable(member))
-				fail(`options.Backend.${name}`, "must be a function", member);
-		}
-		if (backend.submit === undefined && backend.set === undefined)
-			error("Leaderboards.attach: options.Backend needs submit() or set()", 3);
-		if (backend.integers !== undefined) flag("options.Backend.integers", backend.integers, false);
-		if (backend.sums !== undefined) flag("options.Backend.sums", backend.sums, false);
-		if (backend.maxKeyLength !== undefined)
-			positiveInteger("options.Backend.maxKeyLength", backend.maxKeyLength, 0);
-		for (const name of boardNames) {
-			if (boards.get(name)!.Sum && !callable(backend.set) && backend.sums !== true)
-				fail(`options.Boards.${name}.Sum`, "needs a backend with set() or sums = true", true);
-		}
-	}
+	// The default backend meets the same checks as a game's own.
+	const backend = backendOf(
+		"options.Backend",
+		options.Backend ?? orderedDataStoreBackend(storePrefix, DataStoreService),
+	);
+	for (const name of boardNames) fits(boards.get(name)!, backend);
 
 	const clock = timeSource("options.Clock", options.Clock, os.clock, true);
 	// An all-time board never reads the calendar.

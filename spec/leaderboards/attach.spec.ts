@@ -65,6 +65,33 @@ describe("attach", () => {
 		);
 	});
 
+	it("a storage name's limit is the backend's own (refuseName), a game's backend's as the default's", () => {
+		const backend: Backend = {
+			...new MemoryBackend().asSetBackend(),
+			refuseName: (store) => (store.size() > 8 ? `is too long for this store (${store})` : undefined),
+		};
+		expect(attachWith({ Backend: backend, Boards: { LongBoardName: {} } })).toThrow(
+			"options.Boards.LongBoardName is too long for this store (LongBoardName)",
+		);
+		// A Reset board is checked with its longest period id.
+		expect(attachWith({ Backend: backend, Boards: { Kills: { Reset: "Daily" } } })).toThrow(
+			"options.Boards.Kills is too long for this store (Kills@0000000000000)",
+		);
+		expect(attachWith({ Backend: { ...backend, refuseName: 5 } as unknown as Backend })).toThrow(
+			"options.Backend.refuseName must be a function (got 5)",
+		);
+	});
+
+	it("a call the backend cannot serve raises one error naming the call and the backend", () => {
+		const { boards } = boardsWith({ Backend: { ...new MemoryBackend().asSetBackend(), scores: undefined } });
+		expect(() => boards.scores("Kills", ["1"])).toThrow(
+			"Leaderboards: scores() needs a backend with scores(); options.Backend has none",
+		);
+		expect(() => boards.rank("Kills", "1")).toThrow(
+			"Leaderboards: rank() and around() need a backend with scores(); options.Backend has none",
+		);
+	});
+
 	it("nothing runs until the first submit", () => {
 		const { kernel: k, backend: memory } = boardsWith({ SkipLoop: false });
 		task.wait(60);

@@ -53,6 +53,13 @@ export function orderedDataStoreBackend(storePrefix: string, stores: OrderedStor
 	return {
 		integers: true,
 		maxKeyLength: MAX_KEY_LENGTH,
+		// Store names are keys too: StorePrefix .. store within 50 characters.
+		refuseName: (name) => {
+			const full = storePrefix + name;
+			if (full.size() > MAX_KEY_LENGTH)
+				return `makes a store name over ${MAX_KEY_LENGTH} characters (got "${full}")`;
+			return undefined;
+		},
 
 		set: (name, key, updater) => {
 			storeOf(name).UpdateAsync(key, updater);

@@ -4,6 +4,7 @@ export * from "./stages";
 export * from "./periods";
 export * from "./warnings";
 export * from "./store";
+export * from "./removals";
 export * from "./merge/rule";
 export * from "./merge/ruleOf";
 export * from "./merge/keepBest";

@@ -152,6 +152,12 @@ export interface Backend {
 	integers?: boolean;
 	/** The longest key the store accepts (the default backend: 50). */
 	maxKeyLength?: number;
+	/**
+	 * Optional: why the store cannot hold a storage name (checked at attach with
+	 * each board's longest: "Kills", or "Kills@" and the longest period id), or
+	 * undefined when it can. The default backend refuses names over 50 characters with its StorePrefix.
+	 */
+	refuseName?: (store: string) => string | undefined;
 }
 
 /** The counters on boards.Stats. */

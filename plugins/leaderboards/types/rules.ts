@@ -101,6 +101,11 @@ export function refuseKey(key: string, maxKeyLength?: number): string | undefine
 	return undefined;
 }
 
+/** Where a write goes: the storage name it carries (its period's), else its board's name. */
+export function storeOf(write: PendingWrite): string {
+	return write.Store ?? write.Board;
+}
+
 /**
  * The UpdateAsync-shaped updater for a write: what the board's rule writes over
  * the stored value (nil: no write), and nil once the Flusher gave up on
@@ -120,7 +125,7 @@ export function updaterFor(value: number, rule: MergeRule, write?: PendingWrite)
  * board's updater. Returns what the backend returned.
  */
 export function writeThrough(store: Store, board: Board, write: PendingWrite): unknown {
-	const name = write.Store ?? write.Board;
+	const name = storeOf(write);
 	const backend = store.backend;
 	const rule = board.Rule;
 	const record = store.writeOf(write, rule);

@@ -1,6 +1,7 @@
 import { Kernel, Service } from "../../../kernel";
 import { PeriodRule } from "./periods";
 import { MergeRule } from "./merge/rule";
+import { Removals } from "./removals";
 import { Store } from "./store";
 import { Backend, BoardConfig, Entry, ShutdownResult, Standing, Stats, Subject, WindowSummary } from "./public";
 
@@ -243,6 +244,8 @@ export interface StageContext {
 	readonly settings: Settings;
 	readonly stats: Stats;
 	readonly stages: Stages;
+	/** Removed keys, hidden from every read until their removal lands: Reader and Standing ask it. */
+	readonly removals: Removals;
 }
 
 /** Builds a stage; options.Stages takes these to replace the defaults. */

@@ -7,6 +7,7 @@ import {
 	Topics,
 	WindowSummary,
 	writeThrough,
+	storeOf,
 } from "../../types";
 
 const log = Logger.scope("Leaderboards");
@@ -234,7 +235,7 @@ export class Flusher implements FlusherStage {
 				const [ok, result] = pcall(() => {
 					// remove(): the stored value goes first, then what was submitted after it.
 					if (write.Remove) {
-						if (settings.store.remove(write.Store ?? write.Board, write.Key) !== true) return false;
+						if (settings.store.remove(storeOf(write), write.Key) !== true) return false;
 						removed = true;
 						kernel.Bus.publish(Topics.Removed, write.Board, write.Key);
 						if (write.Remove === "only") return true;
@@ -242,7 +243,7 @@ export class Flusher implements FlusherStage {
 					return writeThrough(settings.store, board, write);
 				});
 				this.flights.delete(flight);
-				if (!ok) log.debug(`write ${write.Store ?? write.Board} ${write.Key} errored: ${result}`);
+				if (!ok) log.debug(`write ${storeOf(write)} ${write.Key} errored: ${result}`);
 				const landed = ok && result === true;
 				const held = flight.held;
 				// Given up on, it counts nowhere: what it carried went back to the queue then.
@@ -284,7 +285,7 @@ export class Flusher implements FlusherStage {
 	private hold(flight: Flight, write: PendingWrite, restored: PendingWrite) {
 		const { kernel, settings } = this.context;
 		log.debug(
-			`write ${write.Store ?? write.Board} ${write.Key} passed RequestSeconds: counted failed, retried once it returns or in ${settings.RequestSeconds} s`,
+			`write ${storeOf(write)} ${write.Key} passed RequestSeconds: counted failed, retried once it returns or in ${settings.RequestSeconds} s`,
 		);
 		const timer = sleep(kernel.Scheduler, settings.RequestSeconds, Priority.Background);
 		flight.held = { write, restored, timer };

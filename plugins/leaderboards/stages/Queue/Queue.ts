@@ -15,6 +15,7 @@ import {
 	refuseValue,
 	storageName,
 	subjectKey,
+	storeOf,
 } from "../../types";
 
 const log = Logger.scope("Leaderboards");
@@ -268,7 +269,7 @@ export class Queue implements QueueStage {
 		const queue = this.boards.get(write.Board);
 		if (!queue) return false;
 		const failures = write.Failures + 1;
-		const store = write.Store ?? write.Board;
+		const store = storeOf(write);
 		// Never while draining: a write launched before destroy() may fail during the drain.
 		if (!draining && !this.closed && failures >= this.context.settings.MaxWriteAttempts) {
 			this.stats.Dropped += 1;
@@ -308,7 +309,7 @@ export class Queue implements QueueStage {
 	settle(write: PendingWrite, landed: boolean) {
 		const queue = this.boards.get(write.Board);
 		if (!queue) return;
-		const store = write.Store ?? write.Board;
+		const store = storeOf(write);
 		const slot = queue.stores.get(store)?.get(write.Key);
 		const drop = landed && slot?.echo === write && this.landedOver(queue.board, slot, write);
 		queue.release(store, write.Key, drop);

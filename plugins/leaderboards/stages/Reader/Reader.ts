@@ -8,6 +8,7 @@ import {
 	Subject,
 	Topics,
 	Warnings,
+	Removals,
 	readPlace,
 	storableKey,
 } from "../../types";
@@ -44,16 +45,11 @@ function copyOf(entries: ReadonlyArray<Entry>, count: number): Entry[] {
 }
 
 // Rows ranked 1.. in order, leaving out keys removed after `since` (or not yet).
-function ranked(
-	rows: ReadonlyArray<{ Key: string; Value: number }>,
-	hidden: Map<string, number> | undefined,
-	since: number,
-) {
+function ranked(rows: ReadonlyArray<Entry>, board: string, removals: Removals, since?: number) {
 	const entries = new Array<Entry>(rows.size());
-	for (const row of rows) {
-		const at = hidden?.get(row.Key);
-		if (at === undefined || at <= since) entries.push({ Key: row.Key, Value: row.Value, Rank: entries.size() + 1 });
-	}
+	for (const row of rows)
+		if (!removals.hides(board, row.Key, since))
+			entries.push({ Key: row.Key, Value: row.Value, Rank: entries.size() + 1 });
 	return entries;
 }
 
@@ -82,25 +78,8 @@ export class Reader implements ReaderStage {
 	private released = false;
 	private started = 0;
 	private readonly warnings = new Warnings();
-	// Removed keys per board: math.huge until the removal lands, then the count
-	// of removals landed by then. A read begun after that is current again.
-	private readonly hidden = new Map<string, Map<string, number>>();
-	private landed = 0;
 
-	constructor(private readonly context: StageContext) {
-		const bus = context.kernel.Bus;
-		bus.subscribe(Topics.Removed, (_, board, key) => {
-			const hidden = this.hidden.get(board as string);
-			if (hidden?.has(key as string)) {
-				this.landed += 1;
-				hidden.set(key as string, this.landed);
-			}
-		});
-		// A removal dropped after MaxWriteAttempts (nil value) left the value stored: stop hiding it.
-		bus.subscribe(Topics.Dropped, (_, board, key, value) => {
-			if (value === undefined) this.hidden.get(board as string)?.delete(key as string);
-		});
-	}
+	constructor(private readonly context: StageContext) {}
 
 	top(board: string, count?: number, period?: string): Entry[] {
 		const config = this.warnings.boardOf(this.context.settings, "top", board);
@@ -156,19 +135,15 @@ export class Reader implements ReaderStage {
 		return typeIs(call.value, "table") ? call.value : undefined;
 	}
 
+	// The key is hidden (context.removals) from now on: the current period's cached page drops it at once.
 	forget(board: string, key: string) {
-		let hidden = this.hidden.get(board);
-		if (!hidden) {
-			hidden = new Map();
-			this.hidden.set(board, hidden);
-		}
-		hidden.set(key, math.huge);
-		// The removal is of the current period's value (on a Reset board, every period's page hides the key until it lands).
 		const config = this.context.settings.boards.get(board);
 		if (!config) return;
+		// On a Reset board every period's page hides the key until its removal lands.
 		const [store] = readPlace(board, config.Period, undefined, this.context.settings.unixTime);
 		const page = this.pages.get(store);
-		if (page) page.entries = ranked(page.entries, hidden, this.landed);
+		if (page?.entries.some((entry) => entry.Key === key))
+			page.entries = ranked(page.entries, board, this.context.removals);
 	}
 
 	release() {
@@ -186,7 +161,8 @@ export class Reader implements ReaderStage {
 
 	private read(id: string, config: Board, size: number, store: string, periodId?: string): Entry[] {
 		const { settings, kernel } = this.context;
-		const since = this.landed;
+		const removals = this.context.removals;
+		const since = removals.mark();
 		this.started += 1;
 		const order = this.started;
 		const call = within(kernel.Scheduler, settings.RequestSeconds, () =>
@@ -205,12 +181,8 @@ export class Reader implements ReaderStage {
 			page.retryAt = settings.clock() + config.CacheSeconds;
 			return page.entries;
 		}
-		let entries = this.entriesOf(config.Name, rows);
-		const hidden = this.hidden.get(config.Name);
-		if (hidden) {
-			entries = ranked(entries, hidden, since);
-			for (const [key, at] of hidden) if (at <= since) hidden.delete(key);
-		}
+		const entries = ranked(this.entriesOf(config.Name, rows), config.Name, removals, since);
+		removals.readFrom(config.Name, since);
 		if (page && page.read > order) return entries;
 		if (!page) this.remember(config.Name, store);
 		this.pages.set(store, { entries, size, fetchedAt: settings.clock(), read: order });

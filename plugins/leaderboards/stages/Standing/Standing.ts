@@ -6,7 +6,6 @@ import {
 	StageContext,
 	StandingStage,
 	Subject,
-	Topics,
 	Warnings,
 	isBetter,
 	readPlace,
@@ -132,8 +131,6 @@ interface BoardAnswers {
 	readonly values: Answers<number | false>;
 	readonly ranges: Answers<Place[]>;
 	readonly friends: Answers<FriendsBoard>;
-	/** Keys with a queued removal not yet landed: shown as having no value. */
-	readonly removing: Set<string>;
 }
 
 /** GetCurrentPage items of a FriendPages. */
@@ -170,24 +167,19 @@ export class Standing implements StandingStage {
 	private readonly warnings = new Warnings();
 
 	constructor(private readonly context: StageContext) {
-		const { settings, kernel } = context;
+		const { settings } = context;
 		for (const [name, board] of settings.boards) {
 			this.boards.set(name, {
 				values: new Answers(settings.clock, board.CacheSeconds, VALUES_LIMIT),
 				ranges: new Answers(settings.clock, board.CacheSeconds),
 				friends: new Answers(settings.clock, board.CacheSeconds),
-				removing: new Set(),
 			});
 		}
 		this.friendLists = new Answers(settings.clock, FRIENDS_SECONDS);
-		const landed = (board: unknown, key: unknown) => {
-			const answers = this.boards.get(board as string);
-			if (answers?.removing.delete(key as string)) this.forget(answers);
-		};
-		kernel.Bus.subscribe(Topics.Removed, (_, board, key) => landed(board, key));
-		// A removal dropped after MaxWriteAttempts (nil value): the value stayed stored.
-		kernel.Bus.subscribe(Topics.Dropped, (_, board, key, value) => {
-			if (value === undefined) landed(board, key);
+		// A removal landed, or was dropped (the value stayed stored): the board's answers are stale.
+		context.removals.onSettled((board) => {
+			const answers = this.boards.get(board);
+			if (answers) this.forget(answers);
 		});
 	}
 
@@ -231,7 +223,7 @@ export class Standing implements StandingStage {
 			? answers.ranges.cached(id, true)
 			: answers.ranges.fetch(id, () => {
 					const range = this.within(() => backend.around(store, config.Ascending, value, size, me.Key));
-					return range && this.line(me, range.Ahead, range.Behind, size, answers.removing);
+					return range && this.line(config.Name, me, range.Ahead, range.Behind, size);
 				});
 		if (!rows) return undefined;
 		const ranks = new Map<string, number>();
@@ -283,10 +275,9 @@ export class Standing implements StandingStage {
 		}
 		if (!stages.Queue.remove) error("Leaderboards: remove() needs a Queue stage with remove()", 2);
 		if (!stages.Queue.remove(board, key!)) return false;
+		this.context.removals.hide(board, key!);
 		stages.Reader.forget?.(board, key!);
-		const answers = this.boards.get(board)!;
-		answers.removing.add(key!);
-		this.forget(answers);
+		this.forget(this.boards.get(board)!);
 		return true;
 	}
 
@@ -313,7 +304,7 @@ export class Standing implements StandingStage {
 			const unread = new Array<string>();
 			const stale = new Array<{ key: string; at: number }>();
 			for (const key of keys) {
-				if (answers.removing.has(key) || onPage.has(key)) continue;
+				if (this.context.removals.hides(config.Name, key) || onPage.has(key)) continue;
 				const last = answers.values.known(`${store}:${key}`);
 				if (!last) unread.push(key);
 				else if (now - last.at >= config.CacheSeconds) stale.push({ key, at: last.at });
@@ -328,7 +319,7 @@ export class Standing implements StandingStage {
 		const rows = new Array<Entry>();
 		let unread = 0;
 		for (const key of keys) {
-			if (answers.removing.has(key)) continue;
+			if (this.context.removals.hides(config.Name, key)) continue;
 			const value = onPage.get(key) ?? answers.values.known(`${store}:${key}`)?.value;
 			if (value === undefined) unread += 1;
 			else if (value !== false) rows.push({ Key: key, Value: value, Rank: 0 });
@@ -386,7 +377,8 @@ export class Standing implements StandingStage {
 	private place(config: Board, key: string, page: ReadonlyArray<Entry>): Place | undefined {
 		const { settings, stages } = this.context;
 		const answers = this.boards.get(config.Name)!;
-		if (refuseKey(key, settings.store.maxKeyLength) !== undefined || answers.removing.has(key)) return { Key: key };
+		if (refuseKey(key, settings.store.maxKeyLength) !== undefined || this.context.removals.hides(config.Name, key))
+			return { Key: key };
 		for (const entry of page) if (entry.Key === key) return { Key: key, Value: entry.Value, Rank: entry.Rank };
 		settings.store.needs("scores", "rank() and around()", 3);
 		const id = `${this.storageOf(config)}:${key}`;
@@ -402,13 +394,14 @@ export class Standing implements StandingStage {
 
 	// The subject with up to `size` rows on each side, best first.
 	private line(
+		board: string,
 		me: Place,
 		ahead: ReadonlyArray<Entry | Place>,
 		behind: ReadonlyArray<Entry | Place>,
 		size: number,
-		removing: ReadonlySet<string>,
 	): Place[] {
-		const shown = (row: Entry | Place) => row.Key !== me.Key && !removing.has(row.Key);
+		const removals = this.context.removals;
+		const shown = (row: Entry | Place) => row.Key !== me.Key && !removals.hides(board, row.Key);
 		const before = ahead.filter(shown);
 		const rows = new Array<Place>();
 		for (let i = math.min(size, before.size()) - 1; i >= 0; i--)
