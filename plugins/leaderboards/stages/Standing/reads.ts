@@ -1,0 +1,88 @@
+import { within } from "../../../../kernel";
+import { Board, Entry, Standing as Place, StageContext, readPlace, refuseKey } from "../../types";
+import { Answers } from "./Answers";
+
+/** Stored values a board keeps (per generation) for rank() and friends(): a few players' full friend lists. */
+export const VALUES_LIMIT = 5000;
+
+// A friends board: the rows read so far, ranked among themselves, and how many of the list are unread.
+export interface FriendsBoard {
+	readonly rows: Entry[];
+	readonly unread: number;
+}
+
+// One board's answers: stored values (false: none), ranges, friends boards.
+export interface BoardAnswers {
+	readonly values: Answers<number | false>;
+	readonly ranges: Answers<Place[]>;
+	readonly friends: Answers<FriendsBoard>;
+}
+
+// What rank, around and friends share: each board's answers, the top page, a subject's place, and
+// one read under RequestSeconds.
+export class StandingReads {
+	private readonly boards = new Map<string, BoardAnswers>();
+
+	constructor(readonly context: StageContext) {
+		const { settings } = context;
+		for (const [name, board] of settings.boards) {
+			this.boards.set(name, {
+				values: new Answers(settings.clock, board.CacheSeconds, VALUES_LIMIT),
+				ranges: new Answers(settings.clock, board.CacheSeconds),
+				friends: new Answers(settings.clock, board.CacheSeconds),
+			});
+		}
+	}
+
+	answersOf(board: string): BoardAnswers {
+		return this.boards.get(board)!;
+	}
+
+	// Removals are rare: every cached answer of the board goes.
+	forget(board: string) {
+		const answers = this.boards.get(board);
+		if (!answers) return;
+		answers.values.clear();
+		answers.ranges.clear();
+		answers.friends.clear();
+	}
+
+	// Where the board's current period is stored (the board's name on an all-time board):
+	// rank, around and friends answer for the current period, each period with its own answers.
+	storageOf(config: Board): string {
+		const [store] = readPlace(config.Name, config.Period, undefined, this.context.settings.unixTime);
+		return store;
+	}
+
+	// The top page through the Reader's cache; a page that could not be read is empty.
+	page(board: string): Entry[] {
+		const [ok, page] = pcall(() => this.context.stages.Reader.top(board));
+		return ok ? page : [];
+	}
+
+	// The subject on the page (rank and value), else its stored value; undefined when that read failed.
+	place(config: Board, key: string, page: ReadonlyArray<Entry>): Place | undefined {
+		const { settings, stages, removals } = this.context;
+		const answers = this.answersOf(config.Name);
+		if (refuseKey(key, settings.store.maxKeyLength) !== undefined || removals.hides(config.Name, key))
+			return { Key: key };
+		for (const entry of page) if (entry.Key === key) return { Key: key, Value: entry.Value, Rank: entry.Rank };
+		settings.store.needs("scores", "rank() and around()", 3);
+		const id = `${this.storageOf(config)}:${key}`;
+		const value = stages.Drainer.destroyed()
+			? answers.values.cached(id, true)
+			: answers.values.fetch(id, () => {
+					const found = this.within(() => stages.Reader.scores(config.Name, [key]));
+					return found && (found.get(key) ?? false);
+				});
+		if (value === undefined) return undefined;
+		return value === false ? { Key: key } : { Key: key, Value: value };
+	}
+
+	// One yielding call under RequestSeconds: its value, or undefined when it failed, errored or ran late.
+	within<T>(work: () => T | undefined): T | undefined {
+		const { kernel, settings } = this.context;
+		const joined = within(kernel.Scheduler, settings.RequestSeconds, work);
+		return joined.settled && joined.ok ? joined.value : undefined;
+	}
+}
