@@ -1,28 +1,10 @@
-import { Logger, Priority, sleep, within } from "../../../../kernel";
-import {
-	DrainLimits,
-	FlusherStage,
-	PendingWrite,
-	StageContext,
-	Topics,
-	WindowSummary,
-	writeThrough,
-	storeOf,
-} from "../../types";
+import { Priority, sleep, within } from "../../../../kernel";
+import { DrainLimits, FlusherStage, PendingWrite, StageContext, Topics, WindowSummary } from "../../types";
+import { Flight, Flights } from "./flights";
+import { Pacing } from "./pacing";
+import { writeOnce } from "./write";
 
-const log = Logger.scope("Leaderboards");
-
-/** Under a backlog the request budget held back, the next window comes this long (at most FlushSeconds) after the last. */
-export const REFILL_SECONDS = 1;
-
-// A write whose backend call has not returned. `thread` runs the call: a backend
-// that calls destroy() from it must not wait on itself. `held`: past
-// RequestSeconds, what went back to the queue, until the write returns or the
-// hold ends.
-interface Flight {
-	thread?: thread;
-	held?: { write: PendingWrite; restored: PendingWrite; timer: Promise<void> };
-}
+export { REFILL_SECONDS } from "./pacing";
 
 /**
  * Flush windows. The first pending submit arms one Background deadline
@@ -55,22 +37,12 @@ export class Flusher implements FlusherStage {
 	private running = false;
 	private disarmed = false;
 	private lastBoard = -1;
-	// Whether the last window left behind keys it had no budget for.
-	private leftBehind = false;
-	// Writes left in this round (keys queued when it began), and whether the
-	// window about to run was armed early, continuing the round.
-	private roundLeft = 0;
-	private continuing = false;
-	// Writes whose backend call has not returned; `unreturned` counts those not given up on (Set.size() walks).
-	private readonly flights = new Set<Flight>();
-	private unreturned = 0;
-	// Writes in flight: started and neither returned nor past RequestSeconds.
-	private flying = 0;
-	// Resolves when `flying` drops to 0.
-	private allLanded?: Promise<void>;
-	private land?: () => void;
+	private readonly flights: Flights;
+	private readonly pacing: Pacing;
 
 	constructor(private readonly context: StageContext) {
+		this.flights = new Flights(context, () => this.resume());
+		this.pacing = new Pacing(context);
 		context.kernel.Bus.subscribe(Topics.Pending, () => this.arm(context.settings.FlushSeconds));
 	}
 
@@ -87,42 +59,37 @@ export class Flusher implements FlusherStage {
 		this.disarmed = true;
 		this.armedWindow?.cancel();
 		this.armedWindow = undefined;
-		// A drain is the last chance to write a held key: no more waiting on its late request.
-		for (const flight of this.flights) this.giveUp(flight);
+		this.flights.giveUpAll();
 	}
 
 	inFlight(): number {
-		return this.flying;
+		return this.flights.inFlight();
 	}
 
 	unresolved(): number {
-		return this.unreturned;
+		return this.flights.unresolved();
 	}
 
 	landed(): Promise<void> {
-		return this.allLanded ?? Promise.resolve();
+		return this.flights.landed();
 	}
 
 	isWriting(thread: thread): boolean {
-		for (const flight of this.flights) if (flight.thread === thread) return true;
-		return false;
+		return this.flights.isWriting(thread);
 	}
 
 	runWindow(drain?: DrainLimits): WindowSummary {
 		if (drain) return this.window(drain);
 		this.running = true;
 		let summary: WindowSummary | undefined;
-		const continuing = this.continuing;
-		this.continuing = false;
-		if (!continuing) this.roundLeft = this.context.stages.Queue.pending();
+		const limit = this.pacing.begin();
 		// A window that errors (a custom backend's budget() throwing) must not wedge the loop.
 		try {
-			// A round's later windows take no more than its keys still due.
-			summary = this.window(undefined, continuing ? this.roundLeft : math.huge);
+			summary = this.window(undefined, limit);
 			return summary;
 		} finally {
 			this.running = false;
-			if (this.due()) this.arm(this.pace(summary));
+			if (this.due()) this.arm(this.pacing.pace(summary));
 		}
 	}
 
@@ -136,7 +103,7 @@ export class Flusher implements FlusherStage {
 		const { settings, stages, kernel } = this.context;
 		const names = settings.boardNames;
 		const boardCount = names.size();
-		const budget = math.min(this.budget(), limit);
+		const budget = math.min(this.pacing.budget(), limit);
 		const slots = math.min(settings.WritesInFlight, budget);
 		// One attempt per key: a board gives at most what it had queued now and
 		// could take (a key waiting on a late write would be a failed key's second turn).
@@ -174,7 +141,7 @@ export class Flusher implements FlusherStage {
 			new Promise<void>((resolve) => (wake = resolve)).await();
 			wake = undefined;
 		}
-		this.leftBehind = allowance.some((count) => count > 0);
+		this.pacing.leftBehind = allowance.some((count) => count > 0);
 		const summary: WindowSummary = {
 			Attempted: attempted,
 			Written: tally.written,
@@ -185,24 +152,6 @@ export class Flusher implements FlusherStage {
 		return summary;
 	}
 
-	// The window's write cap: WritesPerFlush, capped by the backend's budget.
-	private budget(): number {
-		const { WritesPerFlush, store } = this.context.settings;
-		const available = store.budget();
-		const budget = available === undefined ? WritesPerFlush : math.min(WritesPerFlush, available);
-		return math.max(0, math.floor(budget));
-	}
-
-	// Seconds to the next window after `summary`: FlushSeconds unless a backlog
-	// remains in this round that nothing failed on; then as soon as the budget allows.
-	private pace(summary?: WindowSummary): number {
-		const { FlushSeconds, WritesPerFlush } = this.context.settings;
-		if (summary) this.roundLeft -= summary.Attempted;
-		if (!summary || !this.leftBehind || summary.Failed > 0 || this.roundLeft <= 0) return FlushSeconds;
-		const capped = summary.Budget > 0 && summary.Budget >= math.floor(WritesPerFlush);
-		return capped ? 0 : math.min(FlushSeconds, REFILL_SECONDS);
-	}
-
 	private arm(seconds: number) {
 		const { settings, kernel } = this.context;
 		if (settings.skipLoop || this.disarmed || this.armedWindow || this.running) return;
@@ -210,7 +159,7 @@ export class Flusher implements FlusherStage {
 			this.armedWindow = undefined;
 			task.spawn(() => {
 				if (this.running) return;
-				this.continuing = seconds < settings.FlushSeconds;
+				this.pacing.continuing = seconds < settings.FlushSeconds;
 				this.runWindow();
 			});
 		});
@@ -219,91 +168,51 @@ export class Flusher implements FlusherStage {
 	// Starts one write on its own thread; `resolved` hears whether it succeeded,
 	// once it returned or passed RequestSeconds.
 	private launch(write: PendingWrite, draining: boolean, resolved: (ok: boolean) => void) {
-		const { settings, stats, stages, kernel } = this.context;
-		const board = settings.boards.get(write.Board)!;
-		// Counted before the backend runs: a backend that calls destroy() from its
-		// write must find this write in flight.
-		const flight: Flight = {};
-		this.flights.add(flight);
-		this.unreturned += 1;
-		this.flying += 1;
-		if (this.flying === 1) this.allLanded = new Promise<void>((resolve) => (this.land = resolve));
+		const { settings, kernel } = this.context;
+		const flight = this.flights.start();
 		let removed = false;
 		task.spawn(() => {
 			const outcome = within(kernel.Scheduler, settings.RequestSeconds, () => {
 				flight.thread = coroutine.running();
-				const [ok, result] = pcall(() => {
-					// remove(): the stored value goes first, then what was submitted after it.
-					if (write.Remove) {
-						if (settings.store.remove(storeOf(write), write.Key) !== true) return false;
-						removed = true;
-						kernel.Bus.publish(Topics.Removed, write.Board, write.Key);
-						if (write.Remove === "only") return true;
-					}
-					return writeThrough(settings.store, board, write);
-				});
-				this.flights.delete(flight);
-				if (!ok) log.debug(`write ${storeOf(write)} ${write.Key} errored: ${result}`);
-				const landed = ok && result === true;
-				const held = flight.held;
-				// Given up on, it counts nowhere: what it carried went back to the queue then.
-				if (!write.Superseded) this.unreturned -= 1;
-				if (held) {
-					flight.held = undefined;
-					held.timer.cancel();
-					// Counted failed at its deadline; a late success counts in Written too.
-					if (landed) stats.Written += 1;
-					stages.Queue.settle(held.restored, landed);
-					this.resume();
-				}
+				const landed = writeOnce(this.context, write, () => (removed = true));
+				this.flights.returned(flight, write, landed);
 				return landed;
 			});
 			const succeeded = outcome.value === true;
 			// The value is back in the queue before the write stops counting as in
 			// flight, so a drain never sees it in neither.
 			try {
-				if (succeeded) stats.Written += 1;
+				if (succeeded) this.landedWrite(write);
+				// A removal that landed is not repeated: only the value after it is retried.
 				else {
-					stats.Failed += 1;
-					// A removal that landed is not repeated: only the value after it is retried.
 					const restored = removed ? { ...write, Remove: undefined } : write;
-					stages.Queue.restore(restored, draining);
-					if (outcome.settled) stages.Queue.settle(restored, false);
-					else this.hold(flight, write, restored);
+					this.failedWrite(flight, write, restored, draining, outcome.settled);
 				}
-				if (succeeded) stages.Queue.settle(write, true);
 			} finally {
-				this.flying -= 1;
-				if (this.flying === 0) this.land?.();
+				this.flights.resolved();
 				resolved(succeeded);
 			}
 		});
 	}
 
-	// A write past RequestSeconds: its key waits RequestSeconds more for the
-	// answer (applied exactly by settle), then is given up on; in a drain, at once.
-	private hold(flight: Flight, write: PendingWrite, restored: PendingWrite) {
-		const { kernel, settings } = this.context;
-		log.debug(
-			`write ${storeOf(write)} ${write.Key} passed RequestSeconds: counted failed, retried once it returns or in ${settings.RequestSeconds} s`,
-		);
-		const timer = sleep(kernel.Scheduler, settings.RequestSeconds, Priority.Background);
-		flight.held = { write, restored, timer };
-		timer.andThen(() => this.giveUp(flight));
-		if (this.disarmed) this.giveUp(flight);
+	private landedWrite(write: PendingWrite) {
+		this.context.stats.Written += 1;
+		this.context.stages.Queue.settle(write, true);
 	}
 
-	// Stops waiting on a held write: a transform of it that runs from now on
-	// writes nothing, and its key is written again by a later window.
-	private giveUp(flight: Flight) {
-		const held = flight.held;
-		if (!held) return;
-		flight.held = undefined;
-		held.timer.cancel();
-		held.write.Superseded = true;
-		this.unreturned -= 1;
-		this.context.stages.Queue.settle(held.restored, false);
-		this.resume();
+	// A failed write's value goes back to the queue; one past RequestSeconds keeps its key held.
+	private failedWrite(
+		flight: Flight,
+		write: PendingWrite,
+		restored: PendingWrite,
+		draining: boolean,
+		returned: boolean,
+	) {
+		const { stats, stages } = this.context;
+		stats.Failed += 1;
+		stages.Queue.restore(restored, draining);
+		if (returned) stages.Queue.settle(restored, false);
+		else this.flights.hold(flight, write, restored, this.disarmed);
 	}
 
 	// A key was released: a window comes FlushSeconds later if none is due.

@@ -1,0 +1,22 @@
+import { Logger } from "../../../../kernel";
+import { PendingWrite, StageContext, Topics, storeOf, writeThrough } from "../../types";
+
+const log = Logger.scope("Leaderboards");
+
+// One write's backend calls: true when it landed. remove(): the stored value goes first (`removed`
+// hears it), then what was submitted after it. A backend that errors is a failed write.
+export function writeOnce(context: StageContext, write: PendingWrite, removed: () => void): boolean {
+	const { settings, kernel } = context;
+	const board = settings.boards.get(write.Board)!;
+	const [ok, result] = pcall(() => {
+		if (write.Remove) {
+			if (settings.store.remove(storeOf(write), write.Key) !== true) return false;
+			removed();
+			kernel.Bus.publish(Topics.Removed, write.Board, write.Key);
+			if (write.Remove === "only") return true;
+		}
+		return writeThrough(settings.store, board, write);
+	});
+	if (!ok) log.debug(`write ${storeOf(write)} ${write.Key} errored: ${result}`);
+	return ok && result === true;
+}

@@ -1,0 +1,117 @@
+import { Board, PeriodRule, PendingWrite, periodAt, storageName } from "../../types";
+
+export interface Slot {
+	readonly store: string;
+	readonly key: string;
+	/** When the slot's period ends (Unix seconds); undefined on an all-time board. */
+	readonly until?: number;
+	value: number;
+	failures: number;
+	/** remove(): "only" (value unused) or "first" (then value is written). */
+	remove?: "only" | "first";
+	/** Waiting, out of the arrival order, for its key's write to return. */
+	parked?: boolean;
+	/** A write given up on (past RequestSeconds) that went back into this slot: its late success is applied here. */
+	echo?: PendingWrite;
+}
+
+// One board's pending values: a slot per (storage name, key), and the slots in
+// arrival order. A Reset board's submits go to the current period's storage
+// name, found again only when the clock leaves that period's span. A key whose
+// write has not returned is `out`: its slot waits parked, off the order, so
+// take() never walks past it, and rejoins the order's end when the write settles.
+export class BoardQueue {
+	readonly stores = new Map<string, Map<string, Slot>>();
+	readonly out = new Map<string, Set<string>>();
+	order = new Array<Slot>();
+	head = 0;
+	// Slots in the order, and parked ones.
+	count = 0;
+	parked = 0;
+	// Where submits go now: a storage name, its slots, and the span it holds for
+	// (none yet: a Reset board's first submit finds its period).
+	store: string;
+	slots: Map<string, Slot>;
+	from = math.huge;
+	until = -math.huge;
+
+	constructor(readonly board: Board) {
+		this.store = board.Name;
+		this.slots = this.slotsOf(board.Name);
+	}
+
+	// The period's storage name at `now`; a board with nothing pending at the roll does no work until its next submit.
+	roll(period: PeriodRule, now: number) {
+		const current = periodAt(period, now);
+		if (this.slots.isEmpty()) this.stores.delete(this.store);
+		this.store = storageName(this.board.Name, current.Id);
+		this.slots = this.slotsOf(this.store);
+		this.from = current.Start;
+		this.until = current.Finish;
+	}
+
+	slotsOf(store: string): Map<string, Slot> {
+		let slots = this.stores.get(store);
+		if (!slots) {
+			slots = new Map();
+			this.stores.set(store, slots);
+		}
+		return slots;
+	}
+
+	enqueue(slot: Slot) {
+		this.slotsOf(slot.store).set(slot.key, slot);
+		if (this.out.get(slot.store)?.has(slot.key)) {
+			slot.parked = true;
+			this.parked += 1;
+		} else {
+			this.order.push(slot);
+			this.count += 1;
+		}
+	}
+
+	// The key's write settled: its parked slot rejoins the order, or goes (`drop`).
+	release(store: string, key: string, drop: boolean) {
+		const keys = this.out.get(store);
+		keys?.delete(key);
+		if (keys?.isEmpty()) this.out.delete(store);
+		const slots = this.stores.get(store);
+		const slot = slots?.get(key);
+		if (!slots || !slot?.parked) return;
+		slot.parked = undefined;
+		slot.echo = undefined;
+		this.parked -= 1;
+		if (!drop) {
+			this.order.push(slot);
+			this.count += 1;
+			return;
+		}
+		slots.delete(key);
+		if (slots !== this.slots && slots.isEmpty()) this.stores.delete(store);
+	}
+
+	dequeue(): Slot | undefined {
+		if (this.count === 0) return undefined;
+		const slot = this.order[this.head];
+		this.head += 1;
+		this.count -= 1;
+		const slots = this.stores.get(slot.store)!;
+		slots.delete(slot.key);
+		let keys = this.out.get(slot.store);
+		if (!keys) {
+			keys = new Set();
+			this.out.set(slot.store, keys);
+		}
+		keys.add(slot.key);
+		// A past period's slots go once empty; the current one's stay for the next submit.
+		if (slots !== this.slots && slots.isEmpty()) this.stores.delete(slot.store);
+		// Drop the consumed prefix now and then, so the array does not grow forever.
+		if (this.head > 1024 && this.head * 2 > this.order.size()) {
+			const rest = new Array<Slot>(this.count);
+			for (let i = this.head; i < this.order.size(); i++) rest.push(this.order[i]);
+			this.order = rest;
+			this.head = 0;
+		}
+		return slot;
+	}
+}
