@@ -167,10 +167,19 @@ export class Leaderboards<B extends string = string> implements Service {
  * Checks the options (naming the field at fault), builds the stages (or a
  * game's own, from options.Stages), registers them and the "Leaderboards"
  * service with the kernel, and returns the boards. Nothing runs until the first
- * submit.
+ * submit. Once a kernel: a second attach raises (boards on other stores go in
+ * the same attach, each with its own BoardConfig.Backend).
  */
 export function attach<B extends string>(kernel: Kernel, options: LeaderboardOptions<B>): Leaderboards<B> {
-	const settings = settingsOf(options);
+	// One attach a kernel: its stages are the kernel's services, and one drain covers every board.
+	if (kernel.find("Leaderboards") !== undefined)
+		error(
+			"Leaderboards.attach: this kernel already has boards; attach once, with every board in options.Boards (a board may name its own Backend)",
+			2,
+		);
+	// A bad option is the game's bug: raised at its call to attach, whatever check found it.
+	const [valid, settings] = pcall(settingsOf, options);
+	if (!valid) error(settings, 2);
 	const stats: Stats = { Submitted: 0, Written: 0, Failed: 0, Dropped: 0 };
 	const stages = {} as { -readonly [K in keyof Stages]: Stages[K] };
 	const context: StageContext = { kernel, settings, stats, stages, removals: new Removals(kernel) };

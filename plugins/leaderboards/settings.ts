@@ -4,6 +4,7 @@ import {
 	Backend,
 	Board,
 	BoardConfig,
+	BoardFields,
 	LONGEST_PERIOD,
 	LeaderboardOptions,
 	PERIOD_ID_LENGTH,
@@ -63,6 +64,7 @@ const BOARD_KEYS = new Set([
 	"NegativeDeltas",
 	"RefreshSeconds",
 	"Retention",
+	"Backend",
 ]);
 const STAGE_KEYS = new Set(["Queue", "Flusher", "Reader", "NameResolver", "Drainer", "Standing", "Refresher"]);
 // The backend's optional functions: each, when present, must be callable (a typo'd table fails at attach, not every window).
@@ -77,8 +79,13 @@ const BACKEND_FUNCTIONS = [
 	"refuseName",
 ] as const;
 
+// Raised without a position: attach() raises it again at the game's call, however deep the check.
+function refuse(problem: string): never {
+	error(`Leaderboards.attach: ${problem}`, 0);
+}
+
 function fail(field: string, problem: string, value: unknown): never {
-	error(`Leaderboards.attach: ${field} ${problem} (got ${shown(value)})`, 4);
+	refuse(`${field} ${problem} (got ${shown(value)})`);
 }
 
 // A function, or a table with __call (a jest.fn mock, jest's fake os.clock).
@@ -164,25 +171,25 @@ function backendOf(field: string, backend: unknown): Backend {
 		const member = b[name];
 		if (member !== undefined && !callable(member)) fail(`${field}.${name}`, "must be a function", member);
 	}
-	if (b.submit === undefined && b.set === undefined)
-		error(`Leaderboards.attach: ${field} needs submit() or set()`, 4);
+	if (b.submit === undefined && b.set === undefined) refuse(`${field} needs submit() or set()`);
 	if (b.integers !== undefined) flag(`${field}.integers`, b.integers, false);
 	if (b.sums !== undefined) flag(`${field}.sums`, b.sums, false);
 	if (b.maxKeyLength !== undefined) positiveInteger(`${field}.maxKeyLength`, b.maxKeyLength, 0);
+	if (b.kind !== undefined && !typeIs(b.kind, "string")) fail(`${field}.kind`, "must be a string", b.kind);
 	return b;
 }
 
 // A board the backend can hold: a Sum board's writes, and its longest storage name (a Reset board's holds the longest period id).
-function fits(config: Board, backend: Backend) {
+function fits(config: BoardFields, backend: Backend) {
 	const field = `options.Boards.${config.Name}`;
 	if (config.Sum && !callable(backend.set) && backend.sums !== true)
 		fail(`${field}.Sum`, "needs a backend with set() or sums = true", true);
 	const longest = storageName(config.Name, config.Period ? string.rep("0", PERIOD_ID_LENGTH) : undefined);
 	const refusal = backend.refuseName?.(longest);
-	if (refusal !== undefined) error(`Leaderboards.attach: ${field} ${refusal}`, 5);
+	if (refusal !== undefined) refuse(`${field} ${refusal}`);
 }
 
-function board(name: string, config: unknown): Board {
+function board(name: string, config: unknown): BoardFields {
 	const field = `options.Boards.${name}`;
 	if (!typeIs(config, "table")) fail(field, "must be a BoardConfig table", config);
 	checkKeys(field, config, BOARD_KEYS);
@@ -213,26 +220,59 @@ function board(name: string, config: unknown): Board {
 	};
 }
 
-/** Checks attach's options, naming the field at fault, and applies every default. */
-export function settingsOf(options: LeaderboardOptions): Settings {
-	if (!typeIs(options, "table")) fail("options", "must be a table", options);
-	checkKeys("options", options, OPTION_KEYS);
-	if (options.Boards === undefined) error("Leaderboards.attach: options.Boards is required", 3);
+// Each board's options checked, with the defaults; the names in name order (the order windows walk them).
+function boardFieldsOf(options: LeaderboardOptions): LuaTuple<[Map<string, BoardFields>, string[]]> {
+	if (options.Boards === undefined) refuse("options.Boards is required");
 	if (!typeIs(options.Boards, "table")) fail("options.Boards", "must be a table of BoardConfig", options.Boards);
-	const boards = new Map<string, Board>();
-	const boardNames = new Array<string>();
+	const fields = new Map<string, BoardFields>();
+	const names = new Array<string>();
 	for (const [name, config] of pairs(options.Boards)) {
 		if (!typeIs(name, "string") || name === "") fail("options.Boards", "names must be non-empty strings", name);
-		boards.set(name, board(name, config));
-		boardNames.push(name);
+		fields.set(name, board(name, config));
+		names.push(name);
 	}
-	if (boardNames.isEmpty()) error("Leaderboards.attach: options.Boards has no boards", 3);
-	boardNames.sort();
+	if (names.isEmpty()) refuse("options.Boards has no boards");
+	names.sort();
+	return $tuple(fields, names);
+}
 
-	const shutdown = options.ShutdownSeconds ?? DEFAULTS.ShutdownSeconds;
-	if (!typeIs(shutdown, "number") || shutdown !== shutdown || shutdown < 0 || shutdown === math.huge)
-		fail("options.ShutdownSeconds", "must be finite and not negative", shutdown);
+function checkStages(stages: unknown) {
+	if (stages === undefined) return;
+	if (!typeIs(stages, "table")) fail("options.Stages", "must be a table of stage factories", stages);
+	checkKeys("options.Stages", stages, STAGE_KEYS);
+	for (const [name, factory] of pairs(stages))
+		if (!callable(factory)) fail(`options.Stages.${name}`, "must be a function (context) -> stage", factory);
+}
 
+// Each board with its store: its own Backend, else the attach's; one store a backend table, so boards
+// naming the same backend share its adapter (and its budget).
+function boardsOf(
+	options: LeaderboardOptions,
+	fields: Map<string, BoardFields>,
+	names: string[],
+	attached: Store,
+	unixTime: () => number,
+): Map<string, Board> {
+	const stores = new Map<Backend, Store>([[attached.backend, attached]]);
+	const boards = new Map<string, Board>();
+	for (const name of names) {
+		const config = fields.get(name)!;
+		const own = (options.Boards as Record<string, BoardConfig>)[name].Backend;
+		const field = `options.Boards.${name}.Backend`;
+		const backend = own === undefined ? attached.backend : backendOf(field, own);
+		fits(config, backend);
+		let store = stores.get(backend);
+		if (!store) {
+			store = new Store(backend, field, attached.clock, attached.requestSeconds);
+			stores.set(backend, store);
+		}
+		boards.set(name, new Board(config, store, unixTime));
+	}
+	return boards;
+}
+
+// The attach's backend (options.Backend, else OrderedDataStores with StorePrefix), wrapped once.
+function attachedStore(options: LeaderboardOptions, clock: () => number, requestSeconds: number): Store {
 	const storePrefix = options.StorePrefix ?? DEFAULTS.StorePrefix;
 	if (!typeIs(storePrefix, "string")) fail("options.StorePrefix", "must be a string", storePrefix);
 	// The default backend meets the same checks as a game's own.
@@ -240,25 +280,30 @@ export function settingsOf(options: LeaderboardOptions): Settings {
 		"options.Backend",
 		options.Backend ?? orderedDataStoreBackend(storePrefix, DataStoreService),
 	);
-	for (const name of boardNames) fits(boards.get(name)!, backend);
+	const label = options.Backend === undefined ? "the default backend (OrderedDataStores)" : "options.Backend";
+	return new Store(backend, label, clock, requestSeconds);
+}
 
+/**
+ * Checks attach's options, naming the field at fault, and applies every
+ * default. Raises without a position: attach() raises it at the game's call.
+ */
+export function settingsOf(options: LeaderboardOptions): Settings {
+	if (!typeIs(options, "table")) fail("options", "must be a table", options);
+	checkKeys("options", options, OPTION_KEYS);
+	const [fields, boardNames] = boardFieldsOf(options);
+	const shutdown = options.ShutdownSeconds ?? DEFAULTS.ShutdownSeconds;
+	if (!typeIs(shutdown, "number") || shutdown !== shutdown || shutdown < 0 || shutdown === math.huge)
+		fail("options.ShutdownSeconds", "must be finite and not negative", shutdown);
 	const clock = timeSource("options.Clock", options.Clock, os.clock, true);
 	// An all-time board never reads the calendar.
-	const periodic = boardNames.some((name) => boards.get(name)!.Period !== undefined);
+	const periodic = boardNames.some((name) => fields.get(name)!.Period !== undefined);
 	const unixTime = timeSource("options.UnixTime", options.UnixTime, os.time, periodic);
-
-	if (options.Stages !== undefined) {
-		if (!typeIs(options.Stages, "table"))
-			fail("options.Stages", "must be a table of stage factories", options.Stages);
-		checkKeys("options.Stages", options.Stages, STAGE_KEYS);
-		for (const [name, factory] of pairs(options.Stages))
-			if (!callable(factory)) fail(`options.Stages.${name}`, "must be a function (context) -> stage", factory);
-	}
-
 	const requestSeconds = positive("options.RequestSeconds", options.RequestSeconds, DEFAULTS.RequestSeconds);
-	const label = options.Backend === undefined ? "the default backend (OrderedDataStores)" : "options.Backend";
+	const store = attachedStore(options, clock, requestSeconds);
+	checkStages(options.Stages);
 	return {
-		boards,
+		boards: boardsOf(options, fields, boardNames, store, unixTime),
 		boardNames,
 		FlushSeconds: positive("options.FlushSeconds", options.FlushSeconds, DEFAULTS.FlushSeconds),
 		WritesPerFlush: positiveInteger("options.WritesPerFlush", options.WritesPerFlush, DEFAULTS.WritesPerFlush),
@@ -270,8 +315,8 @@ export function settingsOf(options: LeaderboardOptions): Settings {
 		ShutdownSeconds: shutdown,
 		RequestSeconds: requestSeconds,
 		WritesInFlight: positiveInteger("options.WritesInFlight", options.WritesInFlight, DEFAULTS.WritesInFlight),
-		backend,
-		store: new Store(backend, label, clock, requestSeconds),
+		backend: store.backend,
+		store,
 		clock,
 		unixTime,
 		skipLoop: flag("options.SkipLoop", options.SkipLoop, false),

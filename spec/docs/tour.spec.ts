@@ -14,6 +14,7 @@ interface Tour {
 	standing(this: void, boards: Leaderboards, player: Player): LuaTuple<[Standing, Standing[], Entry[], number]>;
 	wipe(this: void, boards: Leaderboards, cheater: Player): void;
 	memoryStore(this: void, kernel: Kernel): Leaderboards;
+	backendPerBoard(this: void, kernel: Kernel): Leaderboards;
 	drained(this: void, kernel: Kernel, report: (line: string) => void): void;
 }
 
@@ -90,6 +91,24 @@ describeGate("the calls the docs show", () => {
 		task.wait(WINDOW);
 		expect(boards.top("Kills").map((entry) => `${entry.Key}=${entry.Value}`)).toEqual(["guild-b=9", "guild-a=4"]);
 		kernel.stop();
+	});
+
+	it("a backend per board: Kills on OrderedDataStores, the daily and weekly sums on one MemoryStore backend", () => {
+		gate!.reset();
+		const kernel = new Kernel({ bindToClose: false });
+		const boards = tour().backendPerBoard(kernel);
+		kernel.start();
+		for (const board of ["Kills", "DailyKills", "WeeklyKills"]) {
+			boards.submit(board, "7", 3);
+			boards.submit(board, "7", 2);
+		}
+		task.wait(WINDOW);
+		expect(gate!.dataStore.snapshot("CKBoard_Kills").get("7")).toBe(3);
+		expect(boards.top("DailyKills")).toEqual([{ Key: "7", Value: 5, Rank: 1 }]);
+		expect(boards.top("WeeklyKills")).toEqual([{ Key: "7", Value: 5, Rank: 1 }]);
+		expect(gate!.dataStore.snapshot("CKBoard_DailyKills@2026-12-06").isEmpty()).toBe(true);
+		kernel.stop();
+		expect(boards.Stats.Written).toBe(3);
 	});
 
 	it("the drain's result reaches the game when it is incomplete", () => {

@@ -1,9 +1,14 @@
 import { MemoryStoreService, Players } from "@rbxts/services";
-import { Backend, BackendCall, PendingWrite, ruleOf, updaterFor } from "../types";
+import { Backend } from "../types";
 import { Ledger } from "./memory/ledger";
-import { Quota, READ_SHARE } from "./memory/quota";
-import { RANGE_SIZE, Ranges } from "./memory/range";
+import { MAX_EXPIRATION, MemoryParts } from "./memory/parts";
+import { Quota } from "./memory/quota";
+import { Ranges } from "./memory/range";
+import { memoryReads } from "./memory/reads";
 import { Shards } from "./memory/shards";
+import { memoryWrites } from "./memory/writes";
+
+export { MAX_EXPIRATION } from "./memory/parts";
 
 // Engine facts, from the Roblox creator documentation (cloud-services/memory-stores
 // "Limits and quotas", memory-stores/sorted-map, memory-stores/per-partition-limits,
@@ -11,8 +16,6 @@ import { Shards } from "./memory/shards";
 
 /** Sorted map keys: 128 characters at most. */
 export const MAX_KEY_LENGTH = 128;
-/** The longest an item may live, and the default: 3,888,000 s (45 days). */
-export const MAX_EXPIRATION = 3_888_000;
 
 /** MemoryStore.backend(options). Every field is optional. */
 export interface MemoryStoreOptions {
@@ -31,11 +34,6 @@ export interface MemoryStoreOptions {
 	/** Whose players count toward this server's share of the quota. */
 	Players?: Players;
 }
-
-type Transform = (old: unknown) => LuaTuple<[number, number]> | undefined;
-type Updatable = {
-	UpdateAsync(this: MemoryStoreSortedMap, key: string, transform: Transform, expiration: number): unknown;
-};
 
 function fail(field: string, problem: string, value: unknown): never {
 	error(`MemoryStore.backend: ${field} ${problem} (got ${tostring(value)})`, 4);
@@ -90,139 +88,15 @@ function optionsOf(options: MemoryStoreOptions) {
  *   PartitionRequestsOverLimit is left alone for a pause that doubles up to 60 s
  *   (writes to it fail without a request and stay queued), and the budget
  *   counts only the shards open now; TotalRequestsOverLimit empties both buckets.
+ *   The share is the backend table's: give every MemoryStore board the same one
+ *   (a second backend claims the share again).
  */
 export function memoryStoreBackend(options: MemoryStoreOptions = {}): Backend {
-	const { prefix, expiration, shards: shardCount } = optionsOf(options);
+	const { prefix, expiration, shards: count } = optionsOf(options);
 	const quota = new Quota(options.Players ?? Players, os.clock);
-	const shards = new Shards(options.MemoryStoreService ?? MemoryStoreService, prefix, shardCount, quota);
-	const ranges = new Ranges(shards, quota);
-	const ledger = new Ledger();
-	// Time is the attach's Clock, from each call's context (os.clock for a call made without one).
-	const clocked = (call?: BackendCall) => {
-		if (call) quota.clock = call.Clock;
-	};
-
-	// One UpdateAsync on the key's shard; a paused shard is not asked (the value waits in the queue).
-	const update = (board: string, key: string, transform: Transform, lifetime: number): boolean => {
-		const shard = shards.shardOf(key);
-		if (shards.isPaused(shard)) return false;
-		const map = shards.of(board)[shard] as unknown as Updatable & MemoryStoreSortedMap;
-		quota.spendWrite();
-		const [ok, result] = pcall(() => map.UpdateAsync(key, transform, lifetime));
-		shards.outcome(shard, ok, result);
-		if (!ok) error(result, 0);
-		return true;
-	};
-
-	const sum = (board: string, key: string, value: number, lifetime: number, write?: PendingWrite) => {
-		const [item, attempt] = ledger.begin(board, key, value, write);
-		const sent = update(
-			board,
-			key,
-			(old) => {
-				const summed = item(old);
-				if (!summed) return undefined;
-				return $tuple(summed as unknown as number, summed.Total);
-			},
-			lifetime,
-		);
-		// Settled unless the Flusher gave up on it (its value is retried); later attempts stay in doubt.
-		if (sent && write?.Superseded !== true) ledger.settle(board, key, attempt);
-		return sent;
-	};
-
-	return {
-		maxKeyLength: MAX_KEY_LENGTH,
-		sums: true,
-
-		submit: (board, key, value, keepBest, ascending, isSum, write) => {
-			clocked(write);
-			// A period's items live until the period ends plus the board's Retention (45 days at most).
-			const lifetime =
-				write?.Lifetime !== undefined ? math.clamp(math.ceil(write.Lifetime), 1, MAX_EXPIRATION) : expiration;
-			// The rule as data on the write record; a call made the design document's way names it by its flags.
-			const rule = write?.Rule ?? ruleOf(keepBest, ascending, isSum);
-			if (rule.Kind === "Sum") return sum(board, key, value, lifetime, write);
-			const updater = updaterFor(value, rule, write);
-			return update(
-				board,
-				key,
-				(old) => {
-					const better = updater(typeIs(old, "number") ? old : undefined);
-					if (better === undefined) return undefined;
-					return $tuple(better, better);
-				},
-				lifetime,
-			);
-		},
-
-		sorted: (board, ascending, count, call) => {
-			clocked(call);
-			if (count < 1) return [];
-			// Refused while the read bucket is in debt: the Reader keeps its page and asks a window later.
-			if (quota.readable() <= 0) return undefined;
-			const [ok, rows] = pcall(() => ranges.top(board, ascending, count));
-			return ok ? rows : undefined;
-		},
-
-		scores: (board, keys, call) => {
-			clocked(call);
-			const list = shards.of(board);
-			const result = new Map<string, number>();
-			let pending = keys.size();
-			let failed = false;
-			quota.spendRead(keys.size());
-			for (const key of keys) {
-				task.spawn(() => {
-					const shard = shards.shardOf(key);
-					const [ok, message] = pcall(() => {
-						const [value, sortKey] = list[shard].GetAsync(key);
-						if (value !== undefined)
-							result.set(key, typeIs(sortKey, "number") ? sortKey : (value as number));
-					});
-					shards.outcome(shard, ok, message);
-					if (!ok) failed = true;
-					pending -= 1;
-				});
-			}
-			while (pending > 0) task.wait();
-			return failed ? undefined : result;
-		},
-
-		remove: (board, key, call) => {
-			clocked(call);
-			const shard = shards.shardOf(key);
-			if (shards.isPaused(shard)) return false;
-			quota.spendWrite();
-			const [ok, message] = pcall(() => shards.of(board)[shard].RemoveAsync(key));
-			shards.outcome(shard, ok, message);
-			if (!ok) error(message, 0);
-			return true;
-		},
-
-		around: (board, ascending, value, count, key, call) => {
-			clocked(call);
-			const size = math.clamp(count, 1, RANGE_SIZE);
-			// A unit per item returned, at most 2 x size a shard: refused, not sent, while the read
-			// bucket holds less (or less than half of it, for a dearer call: it then goes into debt,
-			// and top() goes first, needing only a bucket out of debt).
-			const cost = 2 * size * shardCount;
-			const whole = quota.share();
-			if (quota.readable(whole) < math.min(cost, (whole * READ_SHARE) / 2)) return undefined;
-			const [ok, range] = pcall(() => ranges.around(board, ascending, value, size, key));
-			return ok ? range : undefined;
-		},
-
-		budget: (call) => {
-			clocked(call);
-			return (math.floor(quota.writable()) * shards.open()) / shardCount;
-		},
-
-		readBudget: (call) => {
-			clocked(call);
-			return math.max(0, math.floor(quota.readable()));
-		},
-	};
+	const shards = new Shards(options.MemoryStoreService ?? MemoryStoreService, prefix, count, quota);
+	const parts: MemoryParts = { quota, shards, ranges: new Ranges(shards, quota), ledger: new Ledger(), expiration };
+	return { maxKeyLength: MAX_KEY_LENGTH, sums: true, ...memoryWrites(parts), ...memoryReads(parts) };
 }
 
 /** Luau and TypeScript users reach the backend as Leaderboards.MemoryStore.backend(options). */

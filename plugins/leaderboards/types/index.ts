@@ -1,6 +1,7 @@
 export * from "./public";
 export * from "./rules";
 export * from "./stages";
+export * from "./board";
 export * from "./periods";
 export * from "./warnings";
 export * from "./store";

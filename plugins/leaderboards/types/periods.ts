@@ -160,25 +160,27 @@ export function refusePeriodArgument(which: unknown, level: number): asserts whi
 
 /**
  * Where a read of a board goes: its storage name and the period id (nil on an
- * all-time board). Raises, at the game's call, for a period an all-time board
- * does not have or an id that names no period of the board.
+ * all-time board). Raises, at the game's call (`level` as error() counts from
+ * the caller of readPlace), for a period an all-time board does not have or an
+ * id that names no period of the board.
  */
 export function readPlace(
 	board: string,
 	rule: PeriodRule | undefined,
 	which: unknown,
 	time: () => number,
+	level: number,
 ): LuaTuple<[string, string | undefined]> {
-	refusePeriodArgument(which, 5);
+	refusePeriodArgument(which, level + 2);
 	if (!rule) {
 		if (which === undefined || which === "current") return $tuple(board, undefined);
-		error(`Leaderboards: ${board} is an all-time board; it has no period "${which}"`, 4);
+		error(`Leaderboards: ${board} is an all-time board; it has no period "${which}"`, level + 1);
 	}
 	const period = periodFor(rule, which, time());
 	if (!period)
 		error(
 			`Leaderboards: ${board} has no period "${which}" (a ${rule.Reset} id looks like "${periodAt(rule, 0).Id}")`,
-			4,
+			level + 1,
 		);
 	return $tuple(storageName(board, period.Id), period.Id);
 }

@@ -53,6 +53,12 @@ export interface BoardConfig {
 	RefreshSeconds?: number;
 	/** On stores whose items expire (MemoryStore): seconds a Reset board's values outlive their period. Default one period (the longest of its schedule). */
 	Retention?: number;
+	/**
+	 * Where this board's values live (OrderedDataStores for all-time boards and MemoryStore for daily
+	 * ones, in one attach). Default: options.Backend, else OrderedDataStores. Give boards that share a
+	 * store the same backend table.
+	 */
+	Backend?: Backend;
 }
 
 /**
@@ -158,6 +164,13 @@ export interface Backend {
 	 * undefined when it can. The default backend refuses names over 50 characters with its StorePrefix.
 	 */
 	refuseName?: (store: string) => string | undefined;
+	/**
+	 * Optional: backends of one kind draw on one request budget (the engine's, for the whole
+	 * server), so a window asks one of them for budget() and spends it once across their boards.
+	 * The default backend's kind is "OrderedDataStore". Unset (MemoryStore's): the backend table's
+	 * budget is its own.
+	 */
+	kind?: string;
 }
 
 /** The counters on boards.Stats. */

@@ -1,6 +1,6 @@
 import { MAX_EXACT_INTEGER, MergeRule } from "./merge/rule";
-import { Board, PendingWrite } from "./stages";
-import { Store } from "./store";
+import { Board } from "./board";
+import { PendingWrite } from "./stages";
 
 // The domain rules, each in exactly one place: every stage (and a game's own
 // stage) resolves keys, validates values and keeps the best through these.
@@ -120,12 +120,13 @@ export function updaterFor(value: number, rule: MergeRule, write?: PendingWrite)
 }
 
 /**
- * One pending write through a backend, to the storage name it carries: submit
- * (a Sum board's only where the backend declares sums), else set with the
- * board's updater. Returns what the backend returned.
+ * One pending write through its board's backend, to the storage name it
+ * carries: submit (a Sum board's only where the backend declares sums), else
+ * set with the board's updater. Returns what the backend returned.
  */
-export function writeThrough(store: Store, board: Board, write: PendingWrite): unknown {
+export function writeThrough(board: Board, write: PendingWrite): unknown {
 	const name = storeOf(write);
+	const store = board.Store;
 	const backend = store.backend;
 	const rule = board.Rule;
 	const record = store.writeOf(write, rule);

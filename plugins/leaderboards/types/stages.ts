@@ -1,6 +1,5 @@
 import { Kernel, Service } from "../../../kernel";
-import { PeriodRule } from "./periods";
-import { MergeRule } from "./merge/rule";
+import { Board } from "./board";
 import { Removals } from "./removals";
 import { Store } from "./store";
 import { Backend, BoardConfig, Entry, ShutdownResult, Standing, Stats, Subject, WindowSummary } from "./public";
@@ -55,27 +54,6 @@ export interface LeaderboardOptions<B extends string = string> {
 	Stages?: StageFactories;
 }
 
-/** A board with every default applied. */
-export interface Board {
-	readonly Name: string;
-	readonly Ascending: boolean;
-	readonly KeepBest: boolean;
-	readonly MaxEntries: number;
-	readonly CacheSeconds: number;
-	/** Submits add to the stored total. */
-	readonly Sum: boolean;
-	/** How the board merges values (from Sum, KeepBest, Ascending, NegativeDeltas): queue, writes, late landings. */
-	readonly Rule: MergeRule;
-	/** A Sum board accepts negative values. */
-	readonly NegativeDeltas: boolean;
-	/** The reset schedule; undefined on an all-time board. */
-	readonly Period?: PeriodRule;
-	/** undefined: no refresh timer. */
-	readonly RefreshSeconds?: number;
-	/** Seconds a Reset board's values outlive their period on stores whose items expire. */
-	readonly Retention: number;
-}
-
 /** attach's options, checked and with every default applied. */
 export interface Settings {
 	readonly boards: ReadonlyMap<string, Board>;
@@ -87,8 +65,9 @@ export interface Settings {
 	readonly ShutdownSeconds: number;
 	readonly RequestSeconds: number;
 	readonly WritesInFlight: number;
+	/** The attach's backend (options.Backend, else the OrderedDataStore one): boards without a Backend of their own use it. */
 	readonly backend: Backend;
-	/** The backend wrapped once: its capabilities resolved, every call given the clock and its deadline. */
+	/** That backend wrapped once: its capabilities resolved, every call given the clock and its deadline. A board's own is Board.Store. */
 	readonly store: Store;
 	readonly clock: () => number;
 	readonly unixTime: () => number;

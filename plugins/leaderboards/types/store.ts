@@ -17,18 +17,23 @@ export class Store {
 	readonly maxKeyLength?: number;
 	/** submit() adds a Sum board's values itself (sums = true); else Sum boards write through set(). */
 	readonly sums: boolean;
+	/** Stores of one budget group draw on one request budget (Backend.kind, else the backend itself): a window asks one of them. */
+	readonly budgetGroup: unknown;
 	private readonly can: Record<Capability, boolean>;
 
 	constructor(
 		readonly backend: Backend,
 		/** How errors name it: "the default backend (OrderedDataStores)", "options.Backend". */
 		readonly label: string,
-		private readonly clock: () => number,
-		private readonly requestSeconds: number,
+		/** The attach's Clock. */
+		readonly clock: () => number,
+		/** Every call's deadline, in seconds from its start. */
+		readonly requestSeconds: number,
 	) {
 		this.integers = backend.integers === true;
 		this.maxKeyLength = backend.maxKeyLength;
 		this.sums = backend.submit !== undefined && backend.sums === true;
+		this.budgetGroup = backend.kind ?? backend;
 		this.can = {
 			scores: backend.scores !== undefined,
 			around: backend.around !== undefined,

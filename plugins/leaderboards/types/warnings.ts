@@ -1,5 +1,6 @@
 import { Logger } from "../../../kernel";
-import { Board, Settings } from "./stages";
+import { Board } from "./board";
+import { Settings } from "./stages";
 
 const log = Logger.scope("Leaderboards");
 

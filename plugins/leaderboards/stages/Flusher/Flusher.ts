@@ -103,11 +103,12 @@ export class Flusher implements FlusherStage {
 		const { settings, stages, kernel } = this.context;
 		const names = settings.boardNames;
 		const boardCount = names.size();
-		const budget = math.min(this.pacing.budget(), limit);
-		const slots = math.min(settings.WritesInFlight, budget);
 		// One attempt per key: a board gives at most what it had queued now and
 		// could take (a key waiting on a late write would be a failed key's second turn).
 		const allowance = names.map((board) => stages.Queue.pendingOn(board) - stages.Queue.waiting(board));
+		const [left, budget] = this.pacing.allot(allowance, limit);
+		const groupOf = this.pacing.groupOf;
+		const slots = math.min(settings.WritesInFlight, budget);
 		const tally = { written: 0, failed: 0, flying: 0 };
 		let wake: (() => void) | undefined;
 		const resolved = (ok: boolean) => {
@@ -122,16 +123,19 @@ export class Flusher implements FlusherStage {
 		for (;;) {
 			while (tally.flying < slots && attempted < budget && idle < boardCount) {
 				if (drain ? kernel.Scheduler.now() >= drain.deadline : this.disarmed) break;
-				const write = allowance[index] > 0 ? stages.Queue.take(names[index]) : undefined;
+				const group = groupOf[index];
+				const write = allowance[index] > 0 && left[group] > 0 ? stages.Queue.take(names[index]) : undefined;
 				if (write) {
 					idle = 0;
 					allowance[index] -= 1;
+					left[group] -= 1;
 					attempted += 1;
 					tally.flying += 1;
 					this.lastBoard = index;
 					this.launch(write, drain !== undefined, resolved);
 				} else {
-					allowance[index] = 0;
+					// Nothing to take; a board whose group's budget ran out keeps its keys for a later window.
+					if (left[group] > 0) allowance[index] = 0;
 					idle += 1;
 				}
 				index = (index + 1) % boardCount;

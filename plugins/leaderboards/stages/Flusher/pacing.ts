@@ -1,4 +1,4 @@
-import { StageContext, WindowSummary } from "../../types";
+import { StageContext, Store, WindowSummary } from "../../types";
 
 /** Under a backlog the request budget held back, the next window comes this long (at most FlushSeconds) after the last. */
 export const REFILL_SECONDS = 1;
@@ -12,8 +12,25 @@ export class Pacing {
 	// window about to run was armed early, continuing the round.
 	private roundLeft = 0;
 	continuing = false;
+	// Each board's budget group (by its place in boardNames), and one store of each group: boards
+	// whose backends share a request budget (Backend.kind) spend it once.
+	readonly groupOf = new Array<number>();
+	private readonly groups = new Array<Store>();
 
-	constructor(private readonly context: StageContext) {}
+	constructor(private readonly context: StageContext) {
+		const { boards, boardNames } = context.settings;
+		const found = new Map<unknown, number>();
+		for (const name of boardNames) {
+			const store = boards.get(name)!.Store;
+			let group = found.get(store.budgetGroup);
+			if (group === undefined) {
+				group = this.groups.size();
+				found.set(store.budgetGroup, group);
+				this.groups.push(store);
+			}
+			this.groupOf.push(group);
+		}
+	}
 
 	// A window begins: the most it takes (a round's later windows take no more than its keys still due).
 	begin(): number {
@@ -23,12 +40,31 @@ export class Pacing {
 		return continuing ? this.roundLeft : math.huge;
 	}
 
-	// The window's write cap: WritesPerFlush, capped by the backend's budget.
-	budget(): number {
-		const { WritesPerFlush, store } = this.context.settings;
-		const available = store.budget();
-		const budget = available === undefined ? WritesPerFlush : math.min(WritesPerFlush, available);
-		return math.max(0, math.floor(budget));
+	// A window's writes: what each budget group may write (WritesPerFlush capped by its backend's
+	// budget()), and the window's cap, at most WritesPerFlush (and `limit`) in all.
+	allot(allowance: ReadonlyArray<number>, limit: number): LuaTuple<[number[], number]> {
+		const left = this.budgets(allowance);
+		let total = 0;
+		for (const budget of left) total += budget;
+		return $tuple(left, math.min(total, this.context.settings.WritesPerFlush, limit));
+	}
+
+	// Asked only of groups with keys to take (`allowance`, per board), or of every group when none has.
+	private budgets(allowance: ReadonlyArray<number>): number[] {
+		const { WritesPerFlush } = this.context.settings;
+		const wanted = this.groups.map(() => false);
+		let any = false;
+		allowance.forEach((count, board) => {
+			if (count <= 0) return;
+			wanted[this.groupOf[board]] = true;
+			any = true;
+		});
+		return this.groups.map((store, group) => {
+			if (any && !wanted[group]) return 0;
+			const available = store.budget();
+			const budget = available === undefined ? WritesPerFlush : math.min(WritesPerFlush, available);
+			return math.max(0, math.floor(budget));
+		});
 	}
 
 	// Seconds to the next window after `summary`: FlushSeconds unless a backlog

@@ -8,14 +8,15 @@ const log = Logger.scope("Leaderboards");
 export function writeOnce(context: StageContext, write: PendingWrite, removed: () => void): boolean {
 	const { settings, kernel } = context;
 	const board = settings.boards.get(write.Board)!;
+	const store = board.Store;
 	const [ok, result] = pcall(() => {
 		if (write.Remove) {
-			if (settings.store.remove(storeOf(write), write.Key) !== true) return false;
+			if (store.remove(storeOf(write), write.Key) !== true) return false;
 			removed();
 			kernel.Bus.publish(Topics.Removed, write.Board, write.Key);
 			if (write.Remove === "only") return true;
 		}
-		return writeThrough(settings.store, board, write);
+		return writeThrough(board, write);
 	});
 	if (!ok) log.debug(`write ${storeOf(write)} ${write.Key} errored: ${result}`);
 	return ok && result === true;

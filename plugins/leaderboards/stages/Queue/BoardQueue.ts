@@ -1,4 +1,4 @@
-import { Board, PeriodRule, PendingWrite, periodAt, storageName } from "../../types";
+import { Board, PeriodRule, PendingWrite, periodAt } from "../../types";
 
 export interface Slot {
 	readonly store: string;
@@ -44,7 +44,7 @@ export class BoardQueue {
 	roll(period: PeriodRule, now: number) {
 		const current = periodAt(period, now);
 		if (this.slots.isEmpty()) this.stores.delete(this.store);
-		this.store = storageName(this.board.Name, current.Id);
+		this.store = this.board.storageFor(current.Id);
 		this.slots = this.slotsOf(this.store);
 		this.from = current.Start;
 		this.until = current.Finish;

@@ -33,8 +33,6 @@ export class Queue implements QueueStage {
 	private readonly boards = new Map<string, BoardQueue>();
 	private readonly warnings = new Warnings();
 	private readonly stats: Stats;
-	private readonly integersOnly: boolean;
-	private readonly maxKeyLength?: number;
 	private readonly unixTime: () => number;
 	private total = 0;
 	private closed = false;
@@ -44,8 +42,6 @@ export class Queue implements QueueStage {
 			this.boards.set(name, new BoardQueue(board));
 		}
 		this.stats = context.stats;
-		this.integersOnly = context.settings.store.integers;
-		this.maxKeyLength = context.settings.store.maxKeyLength;
 		this.unixTime = context.settings.unixTime;
 	}
 
@@ -53,7 +49,8 @@ export class Queue implements QueueStage {
 		if (this.closed) return false;
 		const queue = this.boards.get(board);
 		if (!queue) return false;
-		const refusal = refuseValue(value, this.integersOnly);
+		const config = queue.board;
+		const refusal = refuseValue(value, config.Store.integers);
 		if (refusal !== undefined) {
 			if (refusal === "fractional")
 				this.refused(board, refusal, "the store holds integers only: scale fractions (times in milliseconds)");
@@ -64,7 +61,6 @@ export class Queue implements QueueStage {
 			this.refused(board, `the subject is ${junk}`, `submit ${SUBJECTS}`);
 			return false;
 		}
-		const config = queue.board;
 		const ruled = config.Rule.refuse(value as number);
 		if (ruled) {
 			this.refused(board, ruled.reason, ruled.advice);
@@ -80,7 +76,7 @@ export class Queue implements QueueStage {
 			} else slot.value = config.Rule.merge(slot.value, value as number);
 		} else {
 			// Checked once, when the key first queues.
-			const keyRefusal = refuseKey(key, this.maxKeyLength);
+			const keyRefusal = refuseKey(key, config.Store.maxKeyLength);
 			if (keyRefusal !== undefined) {
 				this.refused(board, keyRefusal, "the store cannot hold such a key");
 				return false;

@@ -9,7 +9,6 @@ import {
 	Topics,
 	Warnings,
 	Removals,
-	readPlace,
 	storableKey,
 } from "../../types";
 
@@ -84,7 +83,7 @@ export class Reader implements ReaderStage {
 	top(board: string, count?: number, period?: string): Entry[] {
 		const config = this.warnings.boardOf(this.context.settings, "top", board);
 		if (!config) return [];
-		const [store, periodId] = readPlace(board, config.Period, period, this.context.settings.unixTime);
+		const [store, periodId] = config.place(period, 3);
 		// A count that is not a number (NaN included) means the whole page.
 		const asked = typeIs(count, "number") && count === count ? math.floor(count) : config.MaxEntries;
 		const size = math.min(asked, config.MaxEntries);
@@ -101,10 +100,11 @@ export class Reader implements ReaderStage {
 	}
 
 	scores(board: string, subjects: ReadonlyArray<Subject>, period?: string): Map<string, number> | undefined {
-		const { store: backend, unixTime, RequestSeconds } = this.context.settings;
+		const { RequestSeconds } = this.context.settings;
 		const config = this.warnings.boardOf(this.context.settings, "scores", board);
 		if (!config) return new Map();
-		const [store] = readPlace(board, config.Period, period, unixTime);
+		const [store] = config.place(period, 3);
+		const backend = config.Store;
 		backend.needs("scores", "scores()", 2);
 		if (!typeIs(subjects, "table")) error(`Leaderboards: scores() takes an array of subjects (got ${subjects})`, 3);
 		const keys = new Array<string>();
@@ -140,8 +140,7 @@ export class Reader implements ReaderStage {
 		const config = this.context.settings.boards.get(board);
 		if (!config) return;
 		// On a Reset board every period's page hides the key until its removal lands.
-		const [store] = readPlace(board, config.Period, undefined, this.context.settings.unixTime);
-		const page = this.pages.get(store);
+		const page = this.pages.get(config.storage());
 		if (page?.entries.some((entry) => entry.Key === key))
 			page.entries = ranked(page.entries, board, this.context.removals);
 	}
@@ -166,7 +165,7 @@ export class Reader implements ReaderStage {
 		this.started += 1;
 		const order = this.started;
 		const call = within(kernel.Scheduler, settings.RequestSeconds, () =>
-			settings.store.sorted(store, config.Ascending, size),
+			config.Store.sorted(store, config.Ascending, size),
 		);
 		this.flights.delete(id);
 		if (!call.ok && call.settled) error(call.problem, 0);

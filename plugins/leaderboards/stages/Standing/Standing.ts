@@ -84,7 +84,7 @@ export class Standing implements StandingStage {
 				`Leaderboards: friends() player must be a Player, a session with a Player or a UserId (got ${shown(player)})`,
 				3,
 			);
-		settings.store.needs("scores", "friends()", 2);
+		config.Store.needs("scores", "friends()", 2);
 		if (!settings.players.GetFriendsAsync)
 			error("Leaderboards: friends() needs Players with GetFriendsAsync (the Players option)", 2);
 		const answer = this.friendsBoards.answer(config, key!, userId);
@@ -94,10 +94,11 @@ export class Standing implements StandingStage {
 	}
 
 	remove(board: string, subject: Subject): boolean {
-		const { settings, stages } = this.context;
-		if (!this.boardOf(board, "remove")) return false;
-		settings.store.needs("remove", "remove()", 2);
-		const [key, refusal] = storableKey(subject, settings.store.maxKeyLength);
+		const { stages } = this.context;
+		const config = this.boardOf(board, "remove");
+		if (!config) return false;
+		config.Store.needs("remove", "remove()", 2);
+		const [key, refusal] = storableKey(subject, config.Store.maxKeyLength);
 		if (refusal !== undefined) {
 			this.warnings.once(board, `remove ${refusal}`, `remove() refused, ${refusal}`);
 			return false;

@@ -41,12 +41,12 @@ export function aroundOf(
 
 // The backend's range around `me`, cached by period, size and value; undefined when the read failed.
 function rangeOf(reads: StandingReads, config: Board, me: Place, size: number): Place[] | undefined {
-	const { settings, stages, removals } = reads.context;
-	const backend = settings.store;
+	const { stages, removals } = reads.context;
+	const backend = config.Store;
 	backend.needs("around", "around()", 4);
 	const answers = reads.answersOf(config.Name);
 	const value = me.Value!;
-	const store = reads.storageOf(config);
+	const store = config.storage();
 	const id = `${store}:${size}:${value}:${me.Key}`;
 	if (stages.Drainer.destroyed()) return answers.ranges.cached(id, true);
 	return answers.ranges.fetch(id, () => {

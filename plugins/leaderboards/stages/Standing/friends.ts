@@ -26,7 +26,7 @@ export class Friends {
 		for (const id of ids) if (id !== userId) keys.push(tostring(id));
 		if (destroyed) return this.board(config, keys, false);
 		const answers = this.reads.answersOf(config.Name);
-		return answers.friends.shared(`${this.reads.storageOf(config)}:${key}`, () => this.board(config, keys, true));
+		return answers.friends.shared(`${config.storage()}:${key}`, () => this.board(config, keys, true));
 	}
 
 	// The friends board of `keys` (the player first): each key's value from the top page, else as
@@ -34,7 +34,7 @@ export class Friends {
 	private board(config: Board, keys: string[], read: boolean): FriendsBoard | undefined {
 		const { removals } = this.reads.context;
 		const values = this.reads.answersOf(config.Name).values;
-		const store = this.reads.storageOf(config);
+		const store = config.storage();
 		const onPage = new Map<string, number>();
 		for (const entry of this.reads.page(config.Name)) onPage.set(entry.Key, entry.Value);
 		if (read) {
@@ -69,7 +69,7 @@ export class Friends {
 		}
 		stale.sort((a, b) => a.at < b.at);
 		const chunk = new Array<string>();
-		const grant = this.readGrant(keys.size());
+		const grant = this.readGrant(config, keys.size());
 		for (const key of unread) if (chunk.size() < grant) chunk.push(key);
 		for (const row of stale) if (chunk.size() < grant) chunk.push(row.key);
 		return chunk;
@@ -78,9 +78,9 @@ export class Friends {
 	// Keys one friends() read may take: what the read budget holds now less WritesPerFlush (half the
 	// budget when it holds less), kept for the next window's writes (UpdateAsync spends the same
 	// OrderedRead budget), rank() and scores(). No readBudget: every key.
-	private readGrant(keys: number): number {
+	private readGrant(config: Board, keys: number): number {
 		const { settings } = this.reads.context;
-		const budget = settings.store.readBudget();
+		const budget = config.Store.readBudget();
 		if (!typeIs(budget, "number") || budget !== budget) return keys;
 		const held = math.floor(budget);
 		return math.max(0, held - math.min(settings.WritesPerFlush, math.floor(held / 2)));

@@ -1,5 +1,5 @@
 import { within } from "../../../../kernel";
-import { Board, Entry, Standing as Place, StageContext, readPlace, refuseKey } from "../../types";
+import { Board, Entry, Standing as Place, StageContext, refuseKey } from "../../types";
 import { Answers } from "./Answers";
 
 /** Stored values a board keeps (per generation) for rank() and friends(): a few players' full friend lists. */
@@ -47,13 +47,6 @@ export class StandingReads {
 		answers.friends.clear();
 	}
 
-	// Where the board's current period is stored (the board's name on an all-time board):
-	// rank, around and friends answer for the current period, each period with its own answers.
-	storageOf(config: Board): string {
-		const [store] = readPlace(config.Name, config.Period, undefined, this.context.settings.unixTime);
-		return store;
-	}
-
 	// The top page through the Reader's cache; a page that could not be read is empty.
 	page(board: string): Entry[] {
 		const [ok, page] = pcall(() => this.context.stages.Reader.top(board));
@@ -62,13 +55,14 @@ export class StandingReads {
 
 	// The subject on the page (rank and value), else its stored value; undefined when that read failed.
 	place(config: Board, key: string, page: ReadonlyArray<Entry>): Place | undefined {
-		const { settings, stages, removals } = this.context;
+		const { stages, removals } = this.context;
 		const answers = this.answersOf(config.Name);
-		if (refuseKey(key, settings.store.maxKeyLength) !== undefined || removals.hides(config.Name, key))
+		if (refuseKey(key, config.Store.maxKeyLength) !== undefined || removals.hides(config.Name, key))
 			return { Key: key };
 		for (const entry of page) if (entry.Key === key) return { Key: key, Value: entry.Value, Rank: entry.Rank };
-		settings.store.needs("scores", "rank() and around()", 3);
-		const id = `${this.storageOf(config)}:${key}`;
+		config.Store.needs("scores", "rank() and around()", 3);
+		// rank, around and friends answer for the current period, each period with its own answers.
+		const id = `${config.storage()}:${key}`;
 		const value = stages.Drainer.destroyed()
 			? answers.values.cached(id, true)
 			: answers.values.fetch(id, () => {

@@ -1,0 +1,84 @@
+import { MergeRule } from "./merge/rule";
+import { PeriodRule, periodAt, readPlace, storageName } from "./periods";
+import { Store } from "./store";
+
+/**
+ * A board at run time: its options with every default applied, its merge rule,
+ * its period rule as storage names, and its store (its own Backend, or the
+ * attach's, wrapped once). Stages ask the board where a period is stored and
+ * what its store can do; they never re-derive either.
+ */
+export class Board {
+	readonly Name: string;
+	readonly Ascending: boolean;
+	readonly KeepBest: boolean;
+	readonly MaxEntries: number;
+	readonly CacheSeconds: number;
+	/** Submits add to the stored total. */
+	readonly Sum: boolean;
+	/** How the board merges values (from Sum, KeepBest, Ascending, NegativeDeltas): queue, writes, late landings. */
+	readonly Rule: MergeRule;
+	/** A Sum board accepts negative values. */
+	readonly NegativeDeltas: boolean;
+	/** The reset schedule; undefined on an all-time board. */
+	readonly Period?: PeriodRule;
+	/** undefined: no refresh timer. */
+	readonly RefreshSeconds?: number;
+	/** Seconds a Reset board's values outlive their period on stores whose items expire. */
+	readonly Retention: number;
+
+	constructor(
+		fields: BoardFields,
+		/** Where the board's values live: BoardConfig.Backend, else options.Backend (or the default), wrapped once. */
+		readonly Store: Store,
+		private readonly unixTime: () => number,
+	) {
+		this.Name = fields.Name;
+		this.Ascending = fields.Ascending;
+		this.KeepBest = fields.KeepBest;
+		this.MaxEntries = fields.MaxEntries;
+		this.CacheSeconds = fields.CacheSeconds;
+		this.Sum = fields.Sum;
+		this.Rule = fields.Rule;
+		this.NegativeDeltas = fields.NegativeDeltas;
+		this.Period = fields.Period;
+		this.RefreshSeconds = fields.RefreshSeconds;
+		this.Retention = fields.Retention;
+	}
+
+	/**
+	 * Where a read goes: the storage name of the period `which` names ("current",
+	 * the default, "previous" or an id) and the period id (nil on an all-time
+	 * board). Raises at the game's call (`level` as error() counts from the
+	 * caller of place()) for a period the board does not have.
+	 */
+	place(which: unknown, level: number): LuaTuple<[string, string | undefined]> {
+		return readPlace(this.Name, this.Period, which, this.unixTime, level + 1);
+	}
+
+	/** Where the current period's values are stored (the board's name on an all-time board). */
+	storage(): string {
+		return this.storageFor(this.Period && periodAt(this.Period, this.unixTime()).Id);
+	}
+
+	/** Where a period's values are stored ("Kills@2026-12-06"); the board's name for no period. */
+	storageFor(periodId: string | undefined): string {
+		return storageName(this.Name, periodId);
+	}
+}
+
+/** A board's options with every default applied: what settings hands to Board. */
+export type BoardFields = Pick<
+	Board,
+	| "Name"
+	| "Ascending"
+	| "KeepBest"
+	| "MaxEntries"
+	| "CacheSeconds"
+	| "Sum"
+	| "Rule"
+	| "NegativeDeltas"
+	| "Period"
+	| "RefreshSeconds"
+	| "Retention"
+>;
