@@ -122,7 +122,11 @@ export function orderedDataStoreBackend(storePrefix: string, stores: OrderedStor
 			storeOf(name).UpdateAsync(key, updater);
 			return true;
 		},
-		sorted: (name, ascending, count) => sortedRows(storeOf(name), ascending, count),
+		sorted: (name, ascending, count) => {
+			// Refused, not queued behind the throttle for a refill: the Reader serves its page (or {}) at once.
+			if (budgetOf(Enum.DataStoreRequestType.OrderedList) < math.ceil(count / PAGE_SIZE)) return undefined;
+			return sortedRows(storeOf(name), ascending, count);
+		},
 		scores: (name, keys) => batchScores(storeOf(name), keys, readBudget),
 		readBudget,
 		remove: (name, key) => {

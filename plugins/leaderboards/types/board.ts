@@ -1,6 +1,9 @@
+import { rangeOf, rowsOf, valuesOf } from "./answers";
 import { MergeRule } from "./merge/rule";
-import { PeriodRule, periodAt, readPlace, storageName } from "./periods";
+import { PeriodRule, periodAt, previousPeriod, readPlace, storageName } from "./periods";
+import { BackendRange, BackendRow } from "./public";
 import { Store } from "./store";
+import { Warnings } from "./warnings";
 
 /**
  * A board at run time: its options with every default applied, its merge rule,
@@ -26,6 +29,7 @@ export class Board {
 	readonly RefreshSeconds?: number;
 	/** Seconds a Reset board's values outlive their period on stores whose items expire. */
 	readonly Retention: number;
+	private readonly warnings = new Warnings();
 
 	constructor(
 		fields: BoardFields,
@@ -61,10 +65,32 @@ export class Board {
 		return this.storageFor(this.Period && periodAt(this.Period, this.unixTime()).Id);
 	}
 
+	/** Where the previous period's values are stored; undefined on an all-time board. */
+	previousStorage(): string | undefined {
+		return this.Period && this.storageFor(previousPeriod(this.Period, this.unixTime()).Id);
+	}
+
 	/** Where a period's values are stored ("Kills@2026-12-06"); the board's name for no period. */
 	storageFor(periodId: string | undefined): string {
 		return storageName(this.Name, periodId);
 	}
+
+	/** Yields. Up to count rows of a storage name, best first, as the store ranks them (answers checked: answers.ts). */
+	sorted(store: string, count: number): BackendRow[] | undefined {
+		return rowsOf(this.Store.sorted(store, this.Ascending, count), this.Ascending, this.warn);
+	}
+
+	/** Yields. Stored values of keys, missing ones left out; undefined when the read failed. */
+	scores(store: string, keys: string[]): Map<string, number> | undefined {
+		return valuesOf(this.Store.scores(store, keys), this.warn);
+	}
+
+	/** Yields. The rows nearest `key` stored at `value`, on each side; undefined when the read failed or was refused. */
+	around(store: string, value: number, count: number, key: string): BackendRange | undefined {
+		return rangeOf(this.Store.around(store, this.Ascending, value, count, key), this.Ascending, this.warn);
+	}
+
+	private readonly warn = (kind: string, message: string) => this.warnings.once(this.Name, kind, message);
 }
 
 /** A board's options with every default applied: what settings hands to Board. */

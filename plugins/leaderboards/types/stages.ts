@@ -170,6 +170,11 @@ export interface FlusherStage extends Service {
 	isWriting(thread: thread): boolean;
 	/** A window deadline is armed. */
 	armed(): boolean;
+	/**
+	 * Optional: failed writes of the last window the store refused for its request budget (throttled:
+	 * busy, not down). A drain does not count a window of them as a store that accepts nothing.
+	 */
+	lastThrottled?(): number;
 }
 
 /** Reader: cached, single-flight top(); scores(). */

@@ -2,6 +2,16 @@ import { Backend, BackendCall, BackendRange, BackendRow, BackendWrite } from "./
 import { MergeRule } from "./merge/rule";
 import { PendingWrite } from "./stages";
 
+/**
+ * The store refused a request for its request budget (a DataStore's "throttled"
+ * errors, 301-306 and <Type>ExperienceThrottled; a memory store's
+ * "...RequestsOverLimit"): it is busy, not down, and takes requests again as its budget refills.
+ */
+export function isThrottle(problem: unknown): boolean {
+	if (!typeIs(problem, "string")) return false;
+	return problem.lower().find("throttl")[0] !== undefined || problem.find("RequestsOverLimit")[0] !== undefined;
+}
+
 /** The optional things a backend may do, as a call needing one names them. */
 export type Capability = "scores" | "around" | "remove";
 
@@ -48,7 +58,8 @@ export class Store {
 
 	/**
 	 * Raises the one error for a call the backend cannot serve, at the game's
-	 * call (`level` counts from the caller of needs()). `calls` names the public calls ("scores()").
+	 * call: `level` as error() would count it in the caller of needs() (2: that
+	 * caller's caller). `calls` names the public calls ("scores()").
 	 */
 	needs(capability: Capability, calls: string, level: number) {
 		if (this.can[capability]) return;

@@ -29,7 +29,8 @@ function messageOf(problem: unknown): string {
  * spent on the same deadline); after a window with failures the drain pauses
  * (drainPause, growing while failures continue) and retries what failed. It
  * stops early, no progress, after FAILED_WINDOWS windows in a row in which
- * every write failed, or when a window with budget attempts nothing. An
+ * every write failed and none was throttled (a throttled store is busy, not
+ * down), or when a window with budget attempts nothing. An
  * incomplete result always names its reason. Every
  * caller shares one drain and one frozen result; cancelling a caller does not
  * cancel the drain. A backend that calls destroy() from inside one of its
@@ -108,10 +109,13 @@ export class Drainer implements DrainerStage {
 	// After a drain window: why the drain stops, or undefined after pausing as the rule says.
 	private after(summary: WindowSummary, streak: { failing: number; dead: number }, left: () => number) {
 		if (summary.Budget > 0 && summary.Attempted === 0) return left() <= 0 ? DEADLINE_EXCEEDED : NO_PROGRESS;
-		// A window the budget left empty neither breaks a streak nor adds to it.
+		// A window the budget left empty neither breaks a streak nor adds to it; one the store throttled
+		// is a busy store, not one that accepts nothing: it pauses, and the dead streak waits.
+		const throttled = this.context.stages.Flusher.lastThrottled?.() ?? 0;
 		if (summary.Attempted > 0) {
 			streak.failing = summary.Failed > 0 ? streak.failing + 1 : 0;
-			streak.dead = summary.Written === 0 ? streak.dead + 1 : 0;
+			if (summary.Written > 0) streak.dead = 0;
+			else if (throttled === 0) streak.dead += 1;
 		}
 		if (streak.dead >= FAILED_WINDOWS) return NO_PROGRESS;
 		if ((summary.Failed > 0 || summary.Budget === 0) && this.context.stages.Queue.pending() > 0)

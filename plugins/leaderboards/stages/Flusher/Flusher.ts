@@ -2,7 +2,11 @@ import { Priority, sleep, within } from "../../../../kernel";
 import { DrainLimits, FlusherStage, PendingWrite, StageContext, Topics, WindowSummary } from "../../types";
 import { Flight, Flights } from "./flights";
 import { Pacing } from "./pacing";
+import { Walk } from "./walk";
 import { writeOnce } from "./write";
+
+// How a write went: landed, failed, or failed because the store refused it for its request budget.
+type Outcome = "landed" | "failed" | "throttled";
 
 export { REFILL_SECONDS } from "./pacing";
 
@@ -37,6 +41,8 @@ export class Flusher implements FlusherStage {
 	private running = false;
 	private disarmed = false;
 	private lastBoard = -1;
+	// Failed writes of the last window that the store refused for its request budget.
+	private throttled = 0;
 	private readonly flights: Flights;
 	private readonly pacing: Pacing;
 
@@ -44,6 +50,10 @@ export class Flusher implements FlusherStage {
 		this.flights = new Flights(context, () => this.resume());
 		this.pacing = new Pacing(context);
 		context.kernel.Bus.subscribe(Topics.Pending, () => this.arm(context.settings.FlushSeconds));
+	}
+
+	lastThrottled(): number {
+		return this.throttled;
 	}
 
 	armed(): boolean {
@@ -100,57 +110,37 @@ export class Flusher implements FlusherStage {
 	}
 
 	private window(drain?: DrainLimits, limit = math.huge): WindowSummary {
-		const { settings, stages, kernel } = this.context;
-		const names = settings.boardNames;
-		const boardCount = names.size();
-		// One attempt per key: a board gives at most what it had queued now and
-		// could take (a key waiting on a late write would be a failed key's second turn).
-		const allowance = names.map((board) => stages.Queue.pendingOn(board) - stages.Queue.waiting(board));
-		const [left, budget] = this.pacing.allot(allowance, limit);
-		const groupOf = this.pacing.groupOf;
-		const slots = math.min(settings.WritesInFlight, budget);
-		const tally = { written: 0, failed: 0, flying: 0 };
+		const { settings, kernel } = this.context;
+		const walk = new Walk(this.context, this.pacing, this.lastBoard, limit);
+		const slots = math.min(settings.WritesInFlight, walk.budget);
+		const tally: Record<Outcome | "flying", number> = { landed: 0, failed: 0, throttled: 0, flying: 0 };
 		let wake: (() => void) | undefined;
-		const resolved = (ok: boolean) => {
-			if (ok) tally.written += 1;
-			else tally.failed += 1;
+		const resolved = (outcome: Outcome) => {
+			tally[outcome] += 1;
 			tally.flying -= 1;
 			wake?.();
 		};
-		let attempted = 0;
-		let index = (this.lastBoard + 1) % boardCount;
-		let idle = 0;
 		for (;;) {
-			while (tally.flying < slots && attempted < budget && idle < boardCount) {
+			while (tally.flying < slots) {
 				if (drain ? kernel.Scheduler.now() >= drain.deadline : this.disarmed) break;
-				const group = groupOf[index];
-				const write = allowance[index] > 0 && left[group] > 0 ? stages.Queue.take(names[index]) : undefined;
-				if (write) {
-					idle = 0;
-					allowance[index] -= 1;
-					left[group] -= 1;
-					attempted += 1;
-					tally.flying += 1;
-					this.lastBoard = index;
-					this.launch(write, drain !== undefined, resolved);
-				} else {
-					// Nothing to take; a board whose group's budget ran out keeps its keys for a later window.
-					if (left[group] > 0) allowance[index] = 0;
-					idle += 1;
-				}
-				index = (index + 1) % boardCount;
+				const write = walk.next();
+				if (!write) break;
+				tally.flying += 1;
+				this.launch(write, drain !== undefined, resolved);
 			}
 			if (tally.flying === 0) break;
 			// Wait until a write resolves: its slot takes the next key.
 			new Promise<void>((resolve) => (wake = resolve)).await();
 			wake = undefined;
 		}
-		this.pacing.leftBehind = allowance.some((count) => count > 0);
+		this.lastBoard = walk.last;
+		this.pacing.leftBehind = walk.leftBehind();
+		this.throttled = tally.throttled;
 		const summary: WindowSummary = {
-			Attempted: attempted,
-			Written: tally.written,
-			Failed: tally.failed,
-			Budget: budget,
+			Attempted: walk.attempted,
+			Written: tally.landed,
+			Failed: tally.failed + tally.throttled,
+			Budget: walk.budget,
 		};
 		kernel.Bus.publish(Topics.Flushed, summary);
 		return summary;
@@ -169,16 +159,22 @@ export class Flusher implements FlusherStage {
 		});
 	}
 
-	// Starts one write on its own thread; `resolved` hears whether it succeeded,
-	// once it returned or passed RequestSeconds.
-	private launch(write: PendingWrite, draining: boolean, resolved: (ok: boolean) => void) {
+	// Starts one write on its own thread; `resolved` hears how it went (throttled: failed, refused
+	// for the store's request budget), once it returned or passed RequestSeconds.
+	private launch(write: PendingWrite, draining: boolean, resolved: (outcome: Outcome) => void) {
 		const { settings, kernel } = this.context;
 		const flight = this.flights.start();
 		let removed = false;
+		let throttled = false;
 		task.spawn(() => {
 			const outcome = within(kernel.Scheduler, settings.RequestSeconds, () => {
 				flight.thread = coroutine.running();
-				const landed = writeOnce(this.context, write, () => (removed = true));
+				const landed = writeOnce(
+					this.context,
+					write,
+					() => (removed = true),
+					() => (throttled = true),
+				);
 				this.flights.returned(flight, write, landed);
 				return landed;
 			});
@@ -194,7 +190,7 @@ export class Flusher implements FlusherStage {
 				}
 			} finally {
 				this.flights.resolved();
-				resolved(succeeded);
+				resolved(succeeded ? "landed" : throttled ? "throttled" : "failed");
 			}
 		});
 	}

@@ -1,11 +1,17 @@
 import { Logger } from "../../../../kernel";
-import { PendingWrite, StageContext, Topics, storeOf, writeThrough } from "../../types";
+import { PendingWrite, StageContext, Topics, isThrottle, storeOf, writeThrough } from "../../types";
 
 const log = Logger.scope("Leaderboards");
 
 // One write's backend calls: true when it landed. remove(): the stored value goes first (`removed`
-// hears it), then what was submitted after it. A backend that errors is a failed write.
-export function writeOnce(context: StageContext, write: PendingWrite, removed: () => void): boolean {
+// hears it), then what was submitted after it. A backend that errors is a failed write; `throttled`
+// hears one the store refused for its request budget.
+export function writeOnce(
+	context: StageContext,
+	write: PendingWrite,
+	removed: () => void,
+	throttled: () => void,
+): boolean {
 	const { settings, kernel } = context;
 	const board = settings.boards.get(write.Board)!;
 	const store = board.Store;
@@ -19,5 +25,6 @@ export function writeOnce(context: StageContext, write: PendingWrite, removed: (
 		return writeThrough(board, write);
 	});
 	if (!ok) log.debug(`write ${storeOf(write)} ${write.Key} errored: ${result}`);
+	if (!ok && isThrottle(result)) throttled();
 	return ok && result === true;
 }

@@ -10,6 +10,7 @@ import {
 	Warnings,
 	refuseKey,
 	refuseValue,
+	shown,
 	subjectKey,
 	storeOf,
 } from "../../types";
@@ -17,6 +18,16 @@ import { BoardQueue } from "./BoardQueue";
 import { restoreInto, settleIn } from "./returns";
 
 const log = Logger.scope("Leaderboards");
+
+// What submit() says of each kind of value it refuses (refuseValue's reasons), naming the first one seen.
+const VALUE_REFUSALS: Record<string, (value: unknown) => string> = {
+	"not a number": (value) => `the value is not a number (got ${shown(value)}: submit a number)`,
+	NaN: () => "the value is NaN (a division by zero upstream?)",
+	infinite: (value) => `the value is ${value} (a division by zero upstream?)`,
+	fractional: () => "fractional (the store holds integers only: scale fractions (times in milliseconds))",
+	"outside ±2^53": (value) =>
+		`the value is outside ±2^53 (got ${value}: a double holds integers exactly only that far)`,
+};
 
 /**
  * The submit queue: one pending value per board, storage name and key, the
@@ -48,12 +59,15 @@ export class Queue implements QueueStage {
 	submit(board: string, subject: Subject, value: unknown): boolean {
 		if (this.closed) return false;
 		const queue = this.boards.get(board);
-		if (!queue) return false;
+		if (!queue) {
+			// A typo in a game's submit would drop every score of that board unnoticed.
+			this.warnings.boardOf(this.context.settings, "submit", board);
+			return false;
+		}
 		const config = queue.board;
 		const refusal = refuseValue(value, config.Store.integers);
 		if (refusal !== undefined) {
-			if (refusal === "fractional")
-				this.refused(board, refusal, "the store holds integers only: scale fractions (times in milliseconds)");
+			this.warnings.once(board, refusal, `submit refused, ${VALUE_REFUSALS[refusal](value)}`);
 			return false;
 		}
 		const [key, junk] = subjectKey(subject);

@@ -14,7 +14,7 @@ import {
 
 const log = Logger.scope("Leaderboards");
 
-/** Pages a board keeps cached, one per period read (the current, the previous, a few named). */
+/** Pages a board keeps cached, one per period read: the current, the previous, and two more named. */
 export const PAGES_PER_BOARD = 4;
 
 interface Page {
@@ -44,7 +44,7 @@ function copyOf(entries: ReadonlyArray<Entry>, count: number): Entry[] {
 }
 
 // Rows ranked 1.. in order, leaving out keys removed after `since` (or not yet).
-function ranked(rows: ReadonlyArray<Entry>, board: string, removals: Removals, since?: number) {
+function ranked(rows: ReadonlyArray<BackendRow>, board: string, removals: Removals, since?: number) {
 	const entries = new Array<Entry>(rows.size());
 	for (const row of rows)
 		if (!removals.hides(board, row.Key, since))
@@ -105,7 +105,7 @@ export class Reader implements ReaderStage {
 		if (!config) return new Map();
 		const [store] = config.place(period, 3);
 		const backend = config.Store;
-		backend.needs("scores", "scores()", 2);
+		backend.needs("scores", "scores()", 3);
 		if (!typeIs(subjects, "table")) error(`Leaderboards: scores() takes an array of subjects (got ${subjects})`, 3);
 		const keys = new Array<string>();
 		const seen = new Set<string>();
@@ -126,13 +126,13 @@ export class Reader implements ReaderStage {
 			);
 			return undefined;
 		}
-		const call = within(this.context.kernel.Scheduler, RequestSeconds, () => backend.scores(store, keys));
+		const call = within(this.context.kernel.Scheduler, RequestSeconds, () => config.scores(store, keys));
 		if (!call.settled) {
 			log.warn(`${board}: scores() read past RequestSeconds (${RequestSeconds} s); treated as failed`);
 			return undefined;
 		}
 		if (!call.ok) error(call.problem, 0);
-		return typeIs(call.value, "table") ? call.value : undefined;
+		return call.value;
 	}
 
 	// The key is hidden (context.removals) from now on: the current period's cached page drops it at once.
@@ -164,9 +164,7 @@ export class Reader implements ReaderStage {
 		const since = removals.mark();
 		this.started += 1;
 		const order = this.started;
-		const call = within(kernel.Scheduler, settings.RequestSeconds, () =>
-			config.Store.sorted(store, config.Ascending, size),
-		);
+		const call = within(kernel.Scheduler, settings.RequestSeconds, () => config.sorted(store, size));
 		this.flights.delete(id);
 		if (!call.ok && call.settled) error(call.problem, 0);
 		if (!call.settled)
@@ -175,45 +173,33 @@ export class Reader implements ReaderStage {
 			);
 		const page = this.pages.get(store);
 		const rows = call.value;
-		if (!typeIs(rows, "table")) {
+		if (!rows) {
 			if (!page) return [];
 			page.retryAt = settings.clock() + config.CacheSeconds;
 			return page.entries;
 		}
-		const entries = ranked(this.entriesOf(config.Name, rows), config.Name, removals, since);
+		const entries = ranked(rows, config.Name, removals, since);
 		removals.readFrom(config.Name, since);
 		if (page && page.read > order) return entries;
-		if (!page) this.remember(config.Name, store);
+		if (!page) this.remember(config, store);
 		this.pages.set(store, { entries, size, fetchedAt: settings.clock(), read: order });
 		kernel.Bus.publish(Topics.Updated, config.Name, copyOf(entries, entries.size()), periodId);
 		return entries;
 	}
 
-	// Ranked entries from a backend's rows, dropping rows no reader could use.
-	private entriesOf(board: string, rows: BackendRow[]): Entry[] {
-		const entries = new Array<Entry>(rows.size());
-		for (const row of rows) {
-			const usable = typeIs(row, "table") && typeIs(row.Key, "string") && typeIs(row.Value, "number");
-			if (usable && row.Value === row.Value)
-				entries.push({ Key: row.Key, Value: row.Value, Rank: entries.size() + 1 });
-			else
-				this.warnings.once(
-					board,
-					"row",
-					"top() dropped a row from the backend's sorted() with a Key that is not a string or a Value that is not a number",
-				);
-		}
-		return entries;
-	}
-
-	// A board's new page pushes out its oldest beyond PAGES_PER_BOARD (past periods a game read once).
-	private remember(board: string, store: string) {
-		let stores = this.cached.get(board);
+	// A board's new page pushes out, beyond PAGES_PER_BOARD, its oldest that is neither the current
+	// nor the previous period's (past periods a game read once go first).
+	private remember(config: Board, store: string) {
+		let stores = this.cached.get(config.Name);
 		if (!stores) {
 			stores = [];
-			this.cached.set(board, stores);
+			this.cached.set(config.Name, stores);
 		}
 		stores.push(store);
-		if (stores.size() > PAGES_PER_BOARD) this.pages.delete(stores.shift()!);
+		if (stores.size() <= PAGES_PER_BOARD) return;
+		const current = config.storage();
+		const previous = config.previousStorage();
+		const evicted = stores.findIndex((name) => name !== current && name !== previous);
+		this.pages.delete(stores.remove(evicted)!);
 	}
 }

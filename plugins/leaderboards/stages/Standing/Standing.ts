@@ -84,9 +84,9 @@ export class Standing implements StandingStage {
 				`Leaderboards: friends() player must be a Player, a session with a Player or a UserId (got ${shown(player)})`,
 				3,
 			);
-		config.Store.needs("scores", "friends()", 2);
+		config.Store.needs("scores", "friends()", 3);
 		if (!settings.players.GetFriendsAsync)
-			error("Leaderboards: friends() needs Players with GetFriendsAsync (the Players option)", 2);
+			error("Leaderboards: friends() needs Players with GetFriendsAsync (the Players option)", 3);
 		const answer = this.friendsBoards.answer(config, key!, userId);
 		if (!answer) return $tuple(undefined, undefined);
 		const rows = answer.rows.map((row) => ({ Key: row.Key, Value: row.Value, Rank: row.Rank }));
@@ -97,13 +97,13 @@ export class Standing implements StandingStage {
 		const { stages } = this.context;
 		const config = this.boardOf(board, "remove");
 		if (!config) return false;
-		config.Store.needs("remove", "remove()", 2);
+		config.Store.needs("remove", "remove()", 3);
 		const [key, refusal] = storableKey(subject, config.Store.maxKeyLength);
 		if (refusal !== undefined) {
 			this.warnings.once(board, `remove ${refusal}`, `remove() refused, ${refusal}`);
 			return false;
 		}
-		if (!stages.Queue.remove) error("Leaderboards: remove() needs a Queue stage with remove()", 2);
+		if (!stages.Queue.remove) error("Leaderboards: remove() needs a Queue stage with remove()", 3);
 		if (!stages.Queue.remove(board, key!)) return false;
 		this.context.removals.hide(board, key!);
 		stages.Reader.forget?.(board, key!);

@@ -42,15 +42,14 @@ export function aroundOf(
 // The backend's range around `me`, cached by period, size and value; undefined when the read failed.
 function rangeOf(reads: StandingReads, config: Board, me: Place, size: number): Place[] | undefined {
 	const { stages, removals } = reads.context;
-	const backend = config.Store;
-	backend.needs("around", "around()", 4);
+	config.Store.needs("around", "around()", 5);
 	const answers = reads.answersOf(config.Name);
 	const value = me.Value!;
 	const store = config.storage();
 	const id = `${store}:${size}:${value}:${me.Key}`;
 	if (stages.Drainer.destroyed()) return answers.ranges.cached(id, true);
 	return answers.ranges.fetch(id, () => {
-		const range = reads.within(() => backend.around(store, config.Ascending, value, size, me.Key));
+		const range = reads.within(() => config.around(store, value, size, me.Key));
 		if (!range) return undefined;
 		const shown = (row: Entry | Place) => row.Key !== me.Key && !removals.hides(config.Name, row.Key);
 		return line(me, range.Ahead.filter(shown), range.Behind.filter(shown), size);

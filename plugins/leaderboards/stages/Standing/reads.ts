@@ -60,7 +60,7 @@ export class StandingReads {
 		if (refuseKey(key, config.Store.maxKeyLength) !== undefined || removals.hides(config.Name, key))
 			return { Key: key };
 		for (const entry of page) if (entry.Key === key) return { Key: key, Value: entry.Value, Rank: entry.Rank };
-		config.Store.needs("scores", "rank() and around()", 3);
+		config.Store.needs("scores", "rank() and around()", 4);
 		// rank, around and friends answer for the current period, each period with its own answers.
 		const id = `${config.storage()}:${key}`;
 		const value = stages.Drainer.destroyed()
