@@ -17,6 +17,11 @@ export interface FaultRule {
 	message?: string;
 	/** Let the write land before the call fails (a failed write may still have landed). */
 	landed?: boolean;
+	/**
+	 * UpdateAsync (data stores, sorted and hash maps): fail an attempt before its transform runs
+	 * (the transform never sees the value); without it a rule fails a request after it travelled.
+	 */
+	before?: boolean;
 }
 
 /**
