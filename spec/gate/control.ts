@@ -138,6 +138,16 @@ export interface HeadlessGate {
 		experienceBudget: (kind: string) => number;
 		/** The experience level's requests a minute of a type: 300 + 40, 20, 2 or 40 x every server's players. */
 		experienceLimit: (kind: string) => number;
+		/** Standard data stores (DataStoreService:GetDataStore), shared by every server. */
+		standard: {
+			/** A fault rule for standard store requests ("GetAsync", "UpdateAsync", ...); 502 by default. */
+			fault: (rule: FaultRule) => void;
+			clearFaults: () => void;
+			/** A store's values by key (copies). */
+			snapshot: (name: string, scope?: string) => Map<string, unknown>;
+			/** Stores values as data written before the run: no request, no budget. */
+			seed: (name: string, entries: Map<string, unknown>, scope?: string) => void;
+		};
 		/**
 		 * Requests dropped from a full throttle queue, by error name ("GetAsyncThrottle" ... for
 		 * the server level, "OrderedReadExperienceThrottled" ... for the experience level), or all.

@@ -120,6 +120,32 @@ describeGate("UpdateAsync on an ordered data store", () => {
 	}
 });
 
+describeGate("UpdateAsync on a standard data store", () => {
+	afterEach(() => gate!.reset());
+
+	it("two servers taking one lease record: the later one's transform reruns and sees the lease taken", () => {
+		gate!.reset();
+		gate!.latency.use({ "DataStore.UpdateAsync": { fixed: 1 } });
+		const servers = [gate!.newServer(BARE), gate!.newServer(BARE)];
+		type Lease = { owner: string; until: number };
+		const take = (server: GateServer, name: string) => () =>
+			server.game
+				.GetService("DataStoreService")
+				.GetDataStore("Leases")
+				.UpdateAsync<Lease, Lease>("board", (lease) => {
+					if (lease !== undefined && lease.until > os.time()) return $tuple(undefined);
+					return $tuple({ owner: name, until: os.time() + 60 });
+				})[0];
+		const first = started(take(servers[0], "a"));
+		task.wait(0.5);
+		const second = started(take(servers[1], "b"));
+		expect(first().value?.owner).toBe("a");
+		expect(second().value).toBeUndefined(); // its first attempt lost; the rerun found a's lease
+		expect(gate!.dataStore.standard.snapshot("Leases").get("board")).toEqual(first().value);
+		for (const server of servers) server.close();
+	});
+});
+
 describeGate("UpdateAsync's fault positions on the memory stores", () => {
 	beforeEach(() => {
 		gate!.reset();
