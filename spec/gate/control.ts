@@ -138,6 +138,12 @@ export interface HeadlessGate {
 		experienceBudget: (kind: string) => number;
 		/** The experience level's requests a minute of a type: 300 + 40, 20, 2 or 40 x every server's players. */
 		experienceLimit: (kind: string) => number;
+		/**
+		 * Requests of a type ("OrderedRead", "StandardWrite", ...) the run's server's one-time startup
+		 * burst has left: always 0, since the run's own server has none (a newServer() server's:
+		 * `server.startupBurst`).
+		 */
+		startupBurst: (kind: string) => number;
 		/** Standard data stores (DataStoreService:GetDataStore), shared by every server. */
 		standard: {
 			/** A fault rule for standard store requests ("GetAsync", "UpdateAsync", ...); 502 by default. */
@@ -292,8 +298,13 @@ export interface GateServer {
 	require: (module: ModuleScript) => unknown;
 	/** Runs a Script of this server the way a server starts one (on its own thread); returns the thread. */
 	runScript: (script: Script) => thread;
-	/** This server's current request budget of one type ("OrderedWrite", ...). */
+	/** This server's current request budget of one type ("OrderedWrite", ...), its startup burst included. */
 	budget: (kind: string) => number;
+	/**
+	 * Requests of one type this server's one-time startup burst has left: one minute at its base
+	 * limit when it starts (spec/gate/README.md, "The startup burst"), spent first, never refilled.
+	 */
+	startupBurst: (kind: string) => number;
 }
 
 /** The gate control, or undefined outside the headless gate (in Studio). */
