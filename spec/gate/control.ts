@@ -17,6 +17,11 @@ export interface FaultRule {
 	message?: string;
 	/** Let the write land before the call fails (a failed write may still have landed). */
 	landed?: boolean;
+	/**
+	 * UpdateAsync (data stores, sorted and hash maps): fail an attempt before its transform runs
+	 * (the transform never sees the value); without it a rule fails a request after it travelled.
+	 */
+	before?: boolean;
 }
 
 /**
@@ -81,7 +86,9 @@ export interface HeadlessGate {
 	/**
 	 * The wall-clock calendar os.time, os.date, tick and DateTime show: set places it at a
 	 * Unix time now, without waiting (it runs on with the virtual clock); reset() restores
-	 * the default, virtual time 0 = Sunday 2026-12-06 00:00 UTC.
+	 * the default, virtual time 0 = Sunday 2026-12-06 00:00 UTC. Forward is a jump every dated
+	 * thing sees (memory store items expire); backward errors once a request has been made since
+	 * the last gate.reset() (spec/gate/README.md, "One clock").
 	 */
 	calendar: { set: (unixSeconds: number) => void; reset: () => void };
 	/** Runs the Luau collector through four full cycles, then returns the heap in kilobytes (what is still reachable). */
@@ -131,6 +138,22 @@ export interface HeadlessGate {
 		experienceBudget: (kind: string) => number;
 		/** The experience level's requests a minute of a type: 300 + 40, 20, 2 or 40 x every server's players. */
 		experienceLimit: (kind: string) => number;
+		/**
+		 * Requests of a type ("OrderedRead", "StandardWrite", ...) the run's server's one-time startup
+		 * burst has left: always 0, since the run's own server has none (a newServer() server's:
+		 * `server.startupBurst`).
+		 */
+		startupBurst: (kind: string) => number;
+		/** Standard data stores (DataStoreService:GetDataStore), shared by every server. */
+		standard: {
+			/** A fault rule for standard store requests ("GetAsync", "UpdateAsync", ...); 502 by default. */
+			fault: (rule: FaultRule) => void;
+			clearFaults: () => void;
+			/** A store's values by key (copies). */
+			snapshot: (name: string, scope?: string) => Map<string, unknown>;
+			/** Stores values as data written before the run: no request, no budget. */
+			seed: (name: string, entries: Map<string, unknown>, scope?: string) => void;
+		};
 		/**
 		 * Requests dropped from a full throttle queue, by error name ("GetAsyncThrottle" ... for
 		 * the server level, "OrderedReadExperienceThrottled" ... for the experience level), or all.
@@ -275,8 +298,13 @@ export interface GateServer {
 	require: (module: ModuleScript) => unknown;
 	/** Runs a Script of this server the way a server starts one (on its own thread); returns the thread. */
 	runScript: (script: Script) => thread;
-	/** This server's current request budget of one type ("OrderedWrite", ...). */
+	/** This server's current request budget of one type ("OrderedWrite", ...), its startup burst included. */
 	budget: (kind: string) => number;
+	/**
+	 * Requests of one type this server's one-time startup burst has left: one minute at its base
+	 * limit when it starts (spec/gate/README.md, "The startup burst"), spent first, never refilled.
+	 */
+	startupBurst: (kind: string) => number;
 }
 
 /** The gate control, or undefined outside the headless gate (in Studio). */

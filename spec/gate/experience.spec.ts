@@ -62,8 +62,9 @@ describeGate("the experience-level data store limits", () => {
 
 	it("100 one-player servers each spending its full server-level read budget are throttled by the experience: OrderedReadExperienceThrottled", () => {
 		const servers = onePlayerServers(100);
-		// Server level: 60 + 40 x 1 each, 10,000 in all; the experience: 300 + 40 x 100 = 4,300.
-		expect(storesOf(servers[0]).GetRequestBudgetForRequestType(RequestType.OrderedRead)).toBe(100);
+		// Server level: 60 + 40 x 1 each and a startup burst of 60, 16,000 in all; the experience:
+		// 300 + 40 x 100 = 4,300.
+		expect(storesOf(servers[0]).GetRequestBudgetForRequestType(RequestType.OrderedRead)).toBe(100 + 60);
 		expect(gate!.dataStore.experienceLimit("OrderedRead")).toBe(4_300);
 		const errors = readFullBudgets(servers);
 		expect(errors.size()).toBeGreaterThan(0);
@@ -81,6 +82,7 @@ describeGate("the experience-level data store limits", () => {
 	it("the same servers with SetRateLimitForRequestType at 0 + 40 x players are never throttled, minute after minute", () => {
 		const servers = onePlayerServers(100);
 		for (const server of servers) storesOf(server).SetRateLimitForRequestType(RequestType.OrderedRead, 0, 40);
+		// A base limit of 0 sizes the startup burst at 0 too.
 		expect(storesOf(servers[0]).GetRequestBudgetForRequestType(RequestType.OrderedRead)).toBe(40);
 		expect(readFullBudgets(servers)).toEqual([]);
 		task.wait(60);
@@ -121,7 +123,7 @@ describeGate("the experience-level data store limits", () => {
 		const store = storesOf(first).GetOrderedDataStore("Lists");
 		expect(together(304, () => store.GetSortedAsync(false, 10))).toEqual([]); // 300 + 2 x 2
 		expect(gate!.dataStore.experienceBudget("OrderedList")).toBe(0);
-		expect(storesOf(second).GetRequestBudgetForRequestType(RequestType.OrderedList)).toBe(7);
+		expect(storesOf(second).GetRequestBudgetForRequestType(RequestType.OrderedList)).toBe(7 + 5); // and its burst
 		first.close();
 		second.close();
 	});
@@ -148,5 +150,45 @@ describeGate("the experience-level data store limits", () => {
 		// The legacy SetIncrementSortedAsync sets the OrderedWrite budget it spends.
 		set(RequestType.SetIncrementSortedAsync, 7, 0);
 		expect(DataStoreService.GetRequestBudgetForRequestType(RequestType.OrderedWrite)).toBe(7);
+	});
+});
+
+// "Servers receive a one-time startup burst of additional request budget when they are first
+// created" (error-codes-and-limits, "Server limits"; no size given). The gate's reading: one extra
+// minute at the server's base limit (its limit with no players, as when it is created; a base set
+// with SetRateLimitForRequestType sizes it), spent before the refilling budget, never refilled.
+describeGate("the one-time startup burst", () => {
+	beforeEach(() => gate!.reset());
+	afterEach(() => gate!.reset());
+
+	it("a new server can spend one extra minute at its base limit of each type", () => {
+		const [server] = onePlayerServers(1);
+		expect(server.startupBurst("OrderedRead")).toBe(60);
+		expect(server.startupBurst("OrderedWrite")).toBe(30);
+		expect(server.startupBurst("OrderedList")).toBe(5);
+		expect(server.startupBurst("StandardWrite")).toBe(60);
+		expect(storesOf(server).GetRequestBudgetForRequestType(RequestType.OrderedWrite)).toBe(30 + 5 + 30);
+		server.close();
+	});
+
+	it("is spent first and never refilled: a minute later the budget is one minute's again", () => {
+		const [server] = onePlayerServers(1);
+		const store = storesOf(server).GetOrderedDataStore("Burst");
+		expect(together(30, (i) => store.SetAsync(`k${i}`, i))).toEqual([]);
+		expect(server.startupBurst("OrderedWrite")).toBe(0);
+		expect(server.budget("OrderedWrite")).toBe(35); // the refilling budget untouched
+		expect(together(35, (i) => store.SetAsync(`m${i}`, i))).toEqual([]);
+		task.wait(60);
+		expect(server.budget("OrderedWrite")).toBe(35);
+		server.close();
+	});
+
+	it("a base limit set at startup sizes it; the run's own server has none", () => {
+		const [server] = onePlayerServers(1);
+		storesOf(server).SetRateLimitForRequestType(RequestType.OrderedRead, 10, 40);
+		expect(server.startupBurst("OrderedRead")).toBe(10);
+		expect(gate!.dataStore.startupBurst("OrderedRead")).toBe(0);
+		expect(DataStoreService.GetRequestBudgetForRequestType(RequestType.OrderedRead)).toBe(60);
+		server.close();
 	});
 });

@@ -5,11 +5,13 @@
 // a wall clock, compilation of Luau source, and stdout.
 //
 //   node spec/gate/run.mjs [pattern] [--no-build] [--verbose] [--self-check] [--workers N]
-//                          [--signals B] [--project FILE] [--root A.B.C]... [--main A.B.C -- args]
+//                          [--signals B] [--heap MB] [--virtual-days N] [--project FILE]
+//                          [--root A.B.C]... [--main A.B.C -- args]
 //   node spec/gate/run.mjs --help     (flags read by spec/gate/command.mjs)
 //
 // The VM, the instance tree and the compiled chunks are built once per run.
-// luau-web's heap is fixed at 17 MB (jest alone takes 7): heap.mjs raises it.
+// luau-web's heap is fixed at 17 MB (jest alone takes 7): heap.mjs raises it
+// to --heap megabytes (512 unless told; 1,000 servers running the plugin take 1,024).
 // --root runs another spec root (the self-check's failing fixture); --verbose
 // shows the game's print and warn output (always captured in LogService);
 // --self-check first proves that a failing fixture spec fails a run.
@@ -28,10 +30,10 @@ import { fileURLToPath } from "node:url";
 import { parse, usage } from "./command.mjs";
 import { raiseHeap } from "./heap.mjs";
 
-// Before luau-web loads: its module would otherwise get a fixed 17 MB heap.
+// luau-web loads in main(), once --heap is read: its module would otherwise get a fixed 17 MB heap.
 const HEAP_MEGABYTES = 512;
-raiseHeap(HEAP_MEGABYTES);
-const { LuauState, InternalLuauWasmModule: LuauModule } = await import("luau-web");
+let LuauState;
+let LuauModule;
 
 const gateDir = dirname(fileURLToPath(import.meta.url));
 const projectDir = resolve(gateDir, "..", "..");
@@ -50,6 +52,23 @@ const FLAGS = [
 		min: 1,
 		max: 64,
 		help: "spread the spec files over N processes (default 1)",
+	},
+	{
+		name: "heap",
+		value: "MB",
+		kind: "integer",
+		min: 64,
+		// wasm32's 4 GB less a page: luau-web fails to start at exactly 4,096.
+		max: 4095,
+		help: `the Luau VM's heap in megabytes (default ${HEAP_MEGABYTES})`,
+	},
+	{
+		name: "virtual-days",
+		value: "N",
+		kind: "integer",
+		min: 1,
+		max: 3650,
+		help: "fail a run whose virtual time passes N days (default 30)",
 	},
 	{ name: "project", value: "FILE", help: "the Rojo project to load (default default.project.json)" },
 	{ name: "root", value: "A.B.C", repeat: true, help: "a spec root instead of the project's specs (repeatable)" },
@@ -98,6 +117,8 @@ function parseArgs(argv) {
 		args: rest,
 		workers: Math.min(availableParallelism(), values.workers ?? 1),
 		signals: values.signals ?? "Default",
+		heap: values.heap ?? HEAP_MEGABYTES,
+		virtualDays: values["virtual-days"] ?? 30,
 		testPathPattern: positional[0],
 		defaultRoot: roots.length === 0,
 	};
@@ -263,7 +284,8 @@ async function runWorkers(files, count, options) {
 					const pattern = `(${share.map(escape).join("|")})$`;
 					const args = [fileURLToPath(import.meta.url), "--no-build", "--workers", "1", pattern];
 					if (options.verbose) args.push("--verbose");
-					args.push("--signals", options.signals);
+					args.push("--signals", options.signals, "--heap", String(options.heap));
+					args.push("--virtual-days", String(options.virtualDays));
 					const child = spawn(process.execPath, args, { cwd: projectDir, stdio: ["ignore", "pipe", "pipe"] });
 					let output = "";
 					child.stdout.on("data", (chunk) => (output += chunk));
@@ -303,6 +325,8 @@ async function main() {
 		}
 	}
 	if (options.mode === "main" && options.args.includes("--json")) npmBannerNote();
+	raiseHeap(options.heap);
+	({ LuauState, InternalLuauWasmModule: LuauModule } = await import("luau-web"));
 	const traces = traceMapper();
 	const colour = process.stdout.isTTY && !process.env.CI;
 	const paint = { MessageWarning: "\x1b[33m", MessageError: "\x1b[31m" };
@@ -357,6 +381,7 @@ async function main() {
 			args: options.args,
 			epoch: EPOCH,
 			signals: options.signals,
+			virtualDays: options.virtualDays,
 		}),
 	};
 	state = await LuauState.createAsync(env);

@@ -1,0 +1,37 @@
+import { afterEach, describe, expect, it } from "@rbxts/jest-globals";
+import { headlessGate } from "./control";
+import { runExperience } from "./servers";
+
+// Many cheap servers in one experience (spec/gate/README.md, "Many servers"): lean servers
+// (spec/gate/fixtures/lean: the library and the services it touches) each with its own copy of the
+// library's state over one copy of its compiled code. 1,000 servers, and a run of 8 virtual days,
+// run as the program servers.ts (the README gives the commands): inside jest every frame runs
+// (its timeouts poll Heartbeat), so 8 days would be 44 million frames here.
+
+const gate = headlessGate();
+const describeGate = gate ? describe : describe.skip;
+// jest's timeouts are in virtual milliseconds.
+const MINUTES = 10 * 60 * 1000;
+
+describeGate("many servers in one experience", () => {
+	afterEach(() => gate!.reset());
+
+	it(
+		"100 idle lean servers hold under 250 KB of the heap each",
+		() => {
+			const figures = runExperience(gate!, { servers: 100, players: 1, boards: 0, minutes: 1 });
+			expect(figures.kilobytesPerServer).toBeLessThan(250);
+		},
+		MINUTES,
+	);
+
+	it(
+		"100 lean servers each running its own plugin with 3 boards: every server writes, each holds under 700 KB",
+		() => {
+			const figures = runExperience(gate!, { servers: 100, players: 1, boards: 3, minutes: 0.5 });
+			expect(figures.serversWriting).toBe(100);
+			expect(figures.kilobytesPerServerAfter).toBeLessThan(700);
+		},
+		MINUTES,
+	);
+});
