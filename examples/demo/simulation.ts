@@ -1,9 +1,11 @@
 import type { Kernel } from "../../kernel";
 import {
 	Backend,
+	DEADLINE_EXCEEDED,
 	Entry,
 	LeaderboardOptions,
 	Leaderboards,
+	NO_PROGRESS,
 	ShutdownResult,
 	Standing,
 	Topics,
@@ -93,6 +95,17 @@ export interface Frame {
 	};
 }
 
+/**
+ * Why a value was lost, by kind: dropped after MaxWriteAttempts failed write
+ * windows (the fail rate), still queued when its server's drain hit its
+ * deadline, when the drain gave up ("made no progress"), or ended on another
+ * error; "unexplained" when the boards reported nothing that accounts for it.
+ */
+export type LossKind = "dropped" | "deadline" | "no progress" | "drain error" | "unexplained";
+
+/** The loss kinds in the order the verdict names them. */
+export const LOSS_KINDS: readonly LossKind[] = ["dropped", "deadline", "no progress", "drain error", "unexplained"];
+
 /** A value the model expected on a board that is not there, and why. */
 export interface Mismatch {
 	board: string;
@@ -100,6 +113,7 @@ export interface Mismatch {
 	expected: number;
 	stored?: number;
 	reason: string;
+	kind: LossKind;
 	/** The loss has a reason the boards reported: the value was dropped, or its server's drain was incomplete. */
 	explained: boolean;
 }
@@ -112,8 +126,12 @@ export interface Summary {
 	/** The UTC days the run played on: the daily board rolls halfway through. */
 	days: string[];
 	mismatches: Mismatch[];
-	/** Every value the model expects is stored, or its loss is explained (dropped, or left in an incomplete drain). */
+	/** Values lost, by kind (only the kinds that occurred, in LOSS_KINDS order). */
+	losses: { kind: LossKind; count: number }[];
+	/** Every value the model expects is stored: nothing was lost. */
 	ok: boolean;
+	/** Every lost value's loss is explained (dropped, or left in an incomplete drain): the exit code is 0. */
+	explained: boolean;
 }
 
 const KILLS_STORE = "CKBoard_Kills";
@@ -380,7 +398,24 @@ export function simulate(gate: HeadlessGate, config: SimulationConfig, onFrame?:
 			: drain && !drain.Complete
 				? `shutdown drain incomplete on server ${index + 1}: ${drain.Error ?? "pending"}`
 				: "not stored";
-		mismatches.push({ board: store, user: user.id, expected, stored, reason, explained: reason !== "not stored" });
+		const kind: LossKind = lost
+			? "dropped"
+			: !drain || drain.Complete
+				? "unexplained"
+				: drain.Error === DEADLINE_EXCEEDED
+					? "deadline"
+					: drain.Error === NO_PROGRESS
+						? "no progress"
+						: "drain error";
+		mismatches.push({
+			board: store,
+			user: user.id,
+			expected,
+			stored,
+			reason,
+			kind,
+			explained: kind !== "unexplained",
+		});
 	};
 	for (const user of users) {
 		check("Kills", user, user.data.Kills > 0 ? user.data.Kills : undefined, kills.get(tostring(user.id)));
@@ -398,6 +433,11 @@ export function simulate(gate: HeadlessGate, config: SimulationConfig, onFrame?:
 		checked,
 		days,
 		mismatches,
-		ok: mismatches.every((mismatch) => mismatch.explained),
+		losses: LOSS_KINDS.map((kind) => ({
+			kind,
+			count: mismatches.filter((mismatch) => mismatch.kind === kind).size(),
+		})).filter((loss) => loss.count > 0),
+		ok: mismatches.isEmpty(),
+		explained: mismatches.every((mismatch) => mismatch.explained),
 	};
 }

@@ -1,6 +1,6 @@
 import { Entry, Standing } from "../../plugins/leaderboards";
 import { count, counted } from "../../spec/gate/format";
-import { Counters, Frame, SimulationConfig, Summary } from "./simulation";
+import { Counters, Frame, LossKind, SimulationConfig, Summary } from "./simulation";
 
 const WIDTH = 40;
 
@@ -117,10 +117,37 @@ export function summaryLines(summary: Summary): string[] {
 		lines.push(
 			`  ${mismatch.board} ${mismatch.user}: expected ${mismatch.expected}, stored ${mismatch.stored ?? "nothing"}: ${mismatch.reason}`,
 		);
-	lines.push(
-		summary.ok
-			? "OK: every expected value is stored, or its loss is named above"
-			: `FAILED: ${summary.mismatches.filter((mismatch) => !mismatch.explained).size()} scores were lost without a reason`,
-	);
+	for (const line of verdictLines(summary)) lines.push(line);
+	return lines;
+}
+
+// The verdict's width: it reads whole in an 80-column terminal.
+const VERDICT_COLUMNS = 80;
+
+// Each kind of loss as the verdict counts it (each lost value is named above with its full reason).
+const LOSS_LABELS: Record<LossKind, string> = {
+	dropped: "dropped (MaxWriteAttempts)",
+	deadline: "drain deadline",
+	"no progress": "drain gave up",
+	"drain error": "drain error",
+	unexplained: "unexplained",
+};
+
+/**
+ * The run's verdict, the summary's last line: "OK" only when every expected
+ * value is stored; otherwise "LOSSES", the count and the reasons by kind
+ * (wrapped, indented, when they do not fit 80 columns).
+ */
+export function verdictLines(summary: Summary): string[] {
+	if (summary.ok)
+		return [`OK: every expected value is stored (${count(summary.checked)} of ${count(summary.checked)})`];
+	const reasons = summary.losses.map((loss) => `${count(loss.count)} ${LOSS_LABELS[loss.kind]}`);
+	const lines = [`LOSSES: ${count(summary.mismatches.size())} of ${count(summary.checked)} lost:`];
+	reasons.forEach((reason, index) => {
+		const text = index < reasons.size() - 1 ? `${reason},` : reason;
+		const last = lines.size() - 1;
+		if (lines[last].size() + 1 + text.size() <= VERDICT_COLUMNS) lines[last] = `${lines[last]} ${text}`;
+		else lines.push(`  ${text}`);
+	});
 	return lines;
 }

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "@rbxts/jest-globals";
 import { DEMO, configOf } from "../../examples/demo/main";
 import { parse, usage } from "../gate/command";
-import { Frame, simulate } from "../../examples/demo/simulation";
-import { summaryLines } from "../../examples/demo/view";
+import { Frame, LossKind, Mismatch, Summary, simulate } from "../../examples/demo/simulation";
+import { summaryLines, verdictLines } from "../../examples/demo/view";
 import { headlessGate } from "../gate/control";
 
 const gate = headlessGate();
@@ -33,6 +33,12 @@ describeGate("the demo's simulation", () => {
 			);
 			expect(summary.ok).toBe(true);
 			expect(summary.checked).toBeGreaterThan(10);
+			// The verdict, the summary's last line: OK, because nothing was lost.
+			const lines = summaryLines(summary);
+			expect(lines[lines.size() - 1]).toBe(
+				`OK: every expected value is stored (${summary.checked} of ${summary.checked})`,
+			);
+			expect(summary.losses).toEqual([]);
 			// The run crosses a midnight UTC: the daily board rolled, and both days' kill counts are exact.
 			expect(summary.days).toEqual(["2026-12-06", "2026-12-07"]);
 			// At a published game's request latency, with requests overlapping.
@@ -81,13 +87,64 @@ describeGate("the demo's simulation", () => {
 				expect(mismatch.reason).toMatch(`%(value ${missing}%)$`);
 			}
 			expect(summary.mismatches.every((mismatch) => mismatch.explained)).toBe(true);
-			expect(summary.ok).toBe(true);
-			expect(summaryLines(summary)[summaryLines(summary).size() - 1]).toBe(
-				"OK: every expected value is stored, or its loss is named above",
+			// Every loss has its reason (the exit code stays 0), but the verdict says plainly that values were lost.
+			expect(summary.explained).toBe(true);
+			expect(summary.ok).toBe(false);
+			expect(summary.losses).toEqual([
+				{ kind: "dropped", count: dropped.size() },
+				{ kind: "deadline", count: drained.size() },
+			]);
+			const lines = summaryLines(summary);
+			expect(lines[lines.size() - 1]).toBe(
+				`LOSSES: ${summary.mismatches.size()} of ${summary.checked} lost: ${dropped.size()} dropped (MaxWriteAttempts), ${drained.size()} drain deadline`,
 			);
+			expect(lines[lines.size() - 1].find("^OK")[0]).toBe(undefined);
 		},
 		SIMULATED,
 	);
+
+	it("the verdict names every kind of loss, fits 80 columns, and wraps when the reasons do not", () => {
+		const lossesOf = (counts: Partial<Record<LossKind, number>>): Summary => {
+			const mismatches = new Array<Mismatch>();
+			const losses = new Array<{ kind: LossKind; count: number }>();
+			for (const kind of ["dropped", "deadline", "no progress", "drain error", "unexplained"] as LossKind[]) {
+				const n = counts[kind] ?? 0;
+				if (n > 0) losses.push({ kind, count: n });
+				for (let i = 0; i < n; i++)
+					mismatches.push({
+						board: "Kills",
+						user: 10_001 + i,
+						expected: 1,
+						reason: kind,
+						kind,
+						explained: kind !== "unexplained",
+					});
+			}
+			return {
+				config: { servers: 1, players: 1, minutes: 1, failRate: 0, seed: 1 },
+				counters: undefined as never,
+				servers: [],
+				checked: 2_000,
+				days: [],
+				mismatches,
+				losses,
+				ok: mismatches.isEmpty(),
+				explained: mismatches.every((mismatch) => mismatch.explained),
+			};
+		};
+		expect(verdictLines(lossesOf({}))).toEqual(["OK: every expected value is stored (2,000 of 2,000)"]);
+		expect(verdictLines(lossesOf({ "no progress": 1, unexplained: 2 }))).toEqual([
+			"LOSSES: 3 of 2,000 lost: 1 drain gave up, 2 unexplained",
+		]);
+		const every = verdictLines(
+			lossesOf({ dropped: 1_200, deadline: 300, "no progress": 40, "drain error": 5, unexplained: 1 }),
+		);
+		expect(every).toEqual([
+			"LOSSES: 1,546 of 2,000 lost: 1,200 dropped (MaxWriteAttempts),",
+			"  300 drain deadline, 40 drain gave up, 5 drain error, 1 unexplained",
+		]);
+		for (const line of every) expect(line.size() <= 80).toBe(true);
+	});
 
 	it(
 		"the same game on the MemoryStore backend: every best score is in the sorted maps",

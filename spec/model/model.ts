@@ -1,21 +1,25 @@
 import type { Kernel } from "../../kernel";
-import type {
+import {
 	Backend,
 	BoardConfig,
+	DEADLINE_EXCEEDED,
 	Entry,
 	LeaderboardOptions,
 	Leaderboards,
 	MemoryStoreOptions,
+	OrderedStores,
 	ShutdownResult,
 	Stages,
 } from "../../plugins/leaderboards";
 import { FaultRule, GateServer, HeadlessGate } from "../gate/control";
+import { DrainFaults, SentWrite } from "./drainFaults";
 
 // The project's own model test (issue 13): several servers on one emulated
 // store, random submits, faults, hung requests, throttling, a noisy neighbour,
-// concurrent readers and destroy() at random times, checked against an
-// independent model of what each server accepted. One seed is one run, fully
-// determined by the seed (the gate's clock, faults and latency are seeded too).
+// concurrent readers, destroy() at random times and transient write faults
+// around drains (issue 24), checked against an independent model of what each
+// server accepted. One seed is one run, fully determined by the seed (the
+// gate's clock, faults and latency are seeded too).
 
 /** How a board kind merges and ranks values, as the model sees it (not the project's rules). */
 export interface BoardKind {
@@ -71,8 +75,8 @@ const hourOf = (unix: number) => os.date("!%Y-%m-%dT%H", unix);
 /** Where the boards are stored, as the model reads it back. */
 export interface BackendKind {
 	readonly name: string;
-	/** attach options for this backend on one server (its plugin module, as that server loaded it). */
-	readonly options: (plugin: PluginModule, server: GateServer) => Partial<LeaderboardOptions>;
+	/** The backend for one server (its plugin module, as that server loaded it). */
+	readonly backend: (plugin: PluginModule, server: GateServer) => Backend;
 	/** Every stored value of a board, read from the gate (never through the project). */
 	readonly stored: (gate: HeadlessGate, board: string) => Map<string, number>;
 	/** Adds a fault rule to the backend's emulated service. */
@@ -85,7 +89,9 @@ export interface BackendKind {
 export const BACKEND_KINDS: BackendKind[] = [
 	{
 		name: "OrderedDataStore",
-		options: () => ({ StorePrefix: "Model_" }),
+		// The default backend, as attach makes it from StorePrefix "Model_".
+		backend: (plugin, server) =>
+			plugin.orderedDataStoreBackend("Model_", server.game.GetService("DataStoreService")),
 		stored: (gate, board) => gate.dataStore.snapshot(`Model_${board}`),
 		fault: (gate, rule) => gate.dataStore.fault(rule),
 		writes: ["UpdateAsync"],
@@ -93,13 +99,12 @@ export const BACKEND_KINDS: BackendKind[] = [
 	},
 	{
 		name: "MemoryStore",
-		options: (plugin, server) => ({
-			Backend: plugin.memoryStoreBackend({
+		backend: (plugin, server) =>
+			plugin.memoryStoreBackend({
 				MapPrefix: "Model_",
 				MemoryStoreService: server.game.GetService("MemoryStoreService"),
 				Players: server.game.GetService("Players"),
 			}),
-		}),
 		stored: (gate, board) => {
 			const stored = new Map<string, number>();
 			for (const item of gate.memoryStore.snapshot(`Model_${board}`))
@@ -120,6 +125,7 @@ export const BACKEND_KINDS: BackendKind[] = [
 export interface PluginModule {
 	readonly attach: (kernel: Kernel, options: LeaderboardOptions) => Leaderboards;
 	readonly memoryStoreBackend: (options: MemoryStoreOptions) => Backend;
+	readonly orderedDataStoreBackend: (storePrefix: string, stores: OrderedStores) => Backend;
 }
 
 /** What one seed found. */
@@ -130,8 +136,8 @@ export interface SeedReport {
 	submits: number;
 	accepted: number;
 	reads: number;
-	/** Drain results, in server order. */
-	drains: { complete: boolean; remaining: number; seconds: number; error?: string }[];
+	/** Drain results, in server order; `faulted`: a write fault (drainFaults.ts) overlapped the drain. */
+	drains: { complete: boolean; remaining: number; seconds: number; error?: string; faulted: boolean }[];
 	violations: string[];
 }
 
@@ -146,8 +152,56 @@ interface ModelServer {
 	destroyedAt?: number;
 	result?: ShutdownResult;
 	drainSeconds?: number;
+	/** The writes this server sent once destroy() began, as they returned. */
+	readonly drainWrites: SentWrite[];
 	lastFlushed: number;
 	pendingSince?: number;
+}
+
+/**
+ * A drain must not give up while the store would accept writes: one that
+ * stopped incomplete for any reason but its deadline, with ShutdownSeconds
+ * not used up, after its last write was sent with no write fault on (the
+ * store accepting writes again, but for its usual failure rate and
+ * throttling), should have kept writing. What it met, when it did not.
+ */
+function gaveUpWhileAccepting(
+	server: ModelServer,
+	result: ShutdownResult,
+	shutdownSeconds: number,
+	faults: DrainFaults,
+): string | undefined {
+	const left = shutdownSeconds - server.drainSeconds!;
+	if (result.Complete || result.Error === undefined || result.Error === DEADLINE_EXCEEDED || left <= 0)
+		return undefined;
+	let last = server.destroyedAt! + server.drainSeconds!;
+	if (!server.drainWrites.isEmpty()) {
+		last = -math.huge;
+		for (const write of server.drainWrites) last = math.max(last, write.at);
+	}
+	if (faults.on(last) !== undefined) return undefined;
+	// Its writes' failures by message, most frequent first.
+	const failures = new Map<string, number>();
+	let failed = 0;
+	for (const write of server.drainWrites) {
+		if (write.error === undefined) continue;
+		failed += 1;
+		failures.set(write.error, (failures.get(write.error) ?? 0) + 1);
+	}
+	const messages = new Array<[string, number]>();
+	for (const entry of failures) messages.push(entry);
+	messages.sort((a, b) => a[1] > b[1]);
+	const seen = messages.map(([message, count]) => `${count} x "${message.sub(1, 90)}"`).join(", ");
+	const from = server.destroyedAt!;
+	const fault = faults.faults.find((candidate) => candidate.start < last && candidate.finish > from);
+	return (
+		`the drain gave up ("${result.Error}") after ${string.format("%.2f", server.drainSeconds!)} s with ` +
+		`${string.format("%.2f", left)} s of ShutdownSeconds ${shutdownSeconds} left while the store accepted writes` +
+		(fault
+			? ` (its write fault, rate ${string.format("%.2f", fault.rate)}, ended ${string.format("%.2f", fault.finish - server.destroyedAt!)} s into the drain)`
+			: "") +
+		`; ${failed} of its ${server.drainWrites.size()} writes failed${seen !== "" ? `: ${seen}` : ""}`
+	);
 }
 
 function moduleOf(handle: GateServer, ...path: string[]): ModuleScript {
@@ -193,6 +247,10 @@ export function runSeed(gate: HeadlessGate, seed: number, backendKind: BackendKi
 		}
 	});
 
+	// Write faults around drains, on their own generator (its seed scrambled: the gate's
+	// xorshift32 starts near 0 from a small seed).
+	const faults = new DrainFaults(new Random((seed * 2_654_435_761 + 24) % 2 ** 32), () => gate.now());
+
 	const servers = new Array<ModelServer>();
 	// Fresh servers each seed, closed at its end: pooled ones kept every earlier seed's threads and
 	// unstopped kernels on the shared clock, so each seed cost more than the last. The place holds
@@ -206,6 +264,13 @@ export function runSeed(gate: HeadlessGate, seed: number, backendKind: BackendKi
 		const kernel = new KernelClass({ bindToClose: false });
 		const boardsConfig: Record<string, BoardConfig> = {};
 		for (const kind of BOARD_KINDS) boardsConfig[kind.name] = kind.config;
+		// The writes a server sends once destroy() began: what its drain met.
+		const drainWrites = new Array<SentWrite>();
+		let destroyedAt: () => number | undefined = () => undefined;
+		const backend = faults.wrap(backendKind.backend(plugin, handle), (write) => {
+			const since = destroyedAt();
+			if (since !== undefined && write.at >= since) drainWrites.push(write);
+		});
 		const boards = plugin.attach(kernel, {
 			Boards: boardsConfig,
 			FlushSeconds: flushSeconds,
@@ -214,7 +279,7 @@ export function runSeed(gate: HeadlessGate, seed: number, backendKind: BackendKi
 			ShutdownSeconds: shutdownSeconds,
 			// Nothing is dropped, so every accepted best is owed to the store.
 			MaxWriteAttempts: 1_000_000,
-			...backendKind.options(plugin, handle),
+			Backend: backend,
 		});
 		kernel.start();
 		const players = new Array<Player>();
@@ -227,8 +292,10 @@ export function runSeed(gate: HeadlessGate, seed: number, backendKind: BackendKi
 			stages: (boards as unknown as { stages: Stages }).stages,
 			players,
 			best: new Map(),
+			drainWrites,
 			lastFlushed: gate.now(),
 		};
+		destroyedAt = () => server.destroyedAt;
 		kernel.Bus.subscribe("Leaderboard.Flushed", () => (server.lastFlushed = gate.now()));
 		for (const kind of BOARD_KINDS) server.best.set(kind.name, new Map());
 		servers.push(server);
@@ -347,8 +414,14 @@ export function runSeed(gate: HeadlessGate, seed: number, backendKind: BackendKi
 		});
 	};
 	for (const server of servers) {
-		if (random.NextNumber() < 0.4) task.delay(random.NextNumber(duration / 4, duration), () => destroy(server));
+		if (random.NextNumber() < 0.4) {
+			const after = random.NextNumber(duration / 4, duration);
+			faults.plan(started + after, shutdownSeconds);
+			task.delay(after, () => destroy(server));
+		}
 	}
+	// The universe's shutdown at the end may meet a fault too.
+	faults.plan(started + duration, shutdownSeconds);
 
 	// What a board holds, as the model keys it: an hourly board's hours, each key as key@hour.
 	const storedOf = (kind: BoardKind) => {
@@ -419,16 +492,18 @@ export function runSeed(gate: HeadlessGate, seed: number, backendKind: BackendKi
 		const result = server.result;
 		if (result === undefined) {
 			violate(`server ${index}: destroy() never returned`);
-			drains.push({ complete: false, remaining: -1, seconds: -1 });
+			drains.push({ complete: false, remaining: -1, seconds: -1, faulted: false });
 			continue;
 		}
 		if (server.drainSeconds! > shutdownSeconds + 0.5)
 			violate(`server ${index}: destroy() took ${server.drainSeconds} s (ShutdownSeconds ${shutdownSeconds})`);
+		const drainEnd = server.destroyedAt! + server.drainSeconds!;
 		drains.push({
 			complete: result.Complete,
 			remaining: result.Remaining,
 			seconds: server.drainSeconds!,
 			error: result.Error,
+			faulted: faults.faults.some((fault) => fault.start < drainEnd && fault.finish > server.destroyedAt!),
 		});
 		let misses = 0;
 		for (const kind of BOARD_KINDS) {
@@ -442,6 +517,8 @@ export function runSeed(gate: HeadlessGate, seed: number, backendKind: BackendKi
 			violate(`server ${index}: a complete drain left ${misses} accepted bests unstored`);
 		if (misses > result.Remaining)
 			violate(`server ${index}: ${misses} accepted bests unstored, more than Remaining ${result.Remaining}`);
+		const gaveUp = gaveUpWhileAccepting(server, result, shutdownSeconds, faults);
+		if (gaveUp !== undefined) violate(`server ${index}: ${gaveUp}, ${misses} accepted bests unstored`);
 	}
 	if (outstanding > 0) violate(`${outstanding} top()/names()/scores() calls never returned`);
 

@@ -12,6 +12,10 @@ export const SOAK: Command = {
 		"The model test (spec/model/model.ts) over many seeds: several servers on one",
 		"emulated store, faults, hung requests, throttling, a noisy neighbour,",
 		"concurrent readers and destroy() at random times, checked against a model.",
+		"About half the drains meet a write fault (every write, or 50-90% of them, refused",
+		"from up to 2 s before destroy() until a moment the drain still has time): a",
+		"drain that stops early for anything but its deadline after the store accepts",
+		"writes again (no fault on when it sent its last write) is a violation.",
 		"Each seed runs on every backend kind; progress on stderr when it is a terminal.",
 		"Exit 0 when every seed holds, 1 when one does not, 2 on a bad flag.",
 	],
@@ -65,13 +69,18 @@ function soak(gate: HeadlessGate, seeds: number, from: number, json: boolean): n
 	} else {
 		let accepted = 0;
 		let incomplete = 0;
+		let faulted = 0;
 		for (const report of reports) {
 			accepted += report.accepted;
-			for (const drain of report.drains) if (!drain.complete) incomplete += 1;
+			for (const drain of report.drains) {
+				if (!drain.complete) incomplete += 1;
+				if (drain.faulted) faulted += 1;
+			}
 		}
 		gate.write(
 			`soak: ${counted(reports.size(), "run")} (seeds ${from}..${from + seeds - 1}), ${count(failed)} failed; ` +
-				`${counted(accepted, "accepted submit")}, ${counted(incomplete, "incomplete drain")} (each within Remaining); ` +
+				`${counted(accepted, "accepted submit")}, ${counted(incomplete, "incomplete drain")} (each within Remaining), ` +
+				`${count(faulted)} under a write fault; ` +
 				`${string.format("%.1f", seconds)} s wall`,
 		);
 	}
