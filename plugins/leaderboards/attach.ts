@@ -1,6 +1,8 @@
 import { Kernel, Logger, Service } from "../../kernel";
 import { Drainer } from "./stages/Drainer/Drainer";
 import { Flusher } from "./stages/Flusher/Flusher";
+import { Herald } from "./stages/Herald/Herald";
+import { Pages } from "./stages/Pages/Pages";
 import { NameResolver } from "./stages/NameResolver/NameResolver";
 import { Queue } from "./stages/Queue/Queue";
 import { Reader } from "./stages/Reader/Reader";
@@ -192,6 +194,8 @@ export function attach<B extends string>(kernel: Kernel, options: LeaderboardOpt
 	stages.Drainer = own.Drainer ? own.Drainer(context) : new Drainer(context);
 	stages.Standing = own.Standing ? own.Standing(context) : new Standing(context);
 	stages.Refresher = own.Refresher ? own.Refresher(context) : new Refresher(context);
+	stages.Pages = own.Pages ? own.Pages(context) : new Pages(context);
+	stages.Herald = own.Herald ? own.Herald(context) : new Herald(context);
 	for (const stage of [
 		stages.Queue,
 		stages.Flusher,
@@ -200,6 +204,8 @@ export function attach<B extends string>(kernel: Kernel, options: LeaderboardOpt
 		stages.Drainer,
 		stages.Standing,
 		stages.Refresher,
+		stages.Pages,
+		stages.Herald,
 	])
 		kernel.add(stage);
 	const boards = new Leaderboards<B>(kernel, stages, stats, settings);

@@ -1,4 +1,4 @@
-import { DataStoreService, Players, UserService } from "@rbxts/services";
+import { DataStoreService, MemoryStoreService, MessagingService, Players, UserService } from "@rbxts/services";
 import { orderedDataStoreBackend } from "./backends/OrderedDataStore";
 import {
 	Backend,
@@ -33,6 +33,8 @@ export const DEFAULTS = {
 	KeepBest: true,
 	MaxEntries: 100,
 	CacheSeconds: 60,
+	VisibleTop: 10,
+	SharePages: true,
 } as const;
 
 const OPTION_KEYS = new Set([
@@ -51,6 +53,9 @@ const OPTION_KEYS = new Set([
 	"UserService",
 	"Players",
 	"Stages",
+	"SharePages",
+	"MemoryStoreService",
+	"MessagingService",
 ]);
 const BOARD_KEYS = new Set([
 	"Ascending",
@@ -65,8 +70,19 @@ const BOARD_KEYS = new Set([
 	"RefreshSeconds",
 	"Retention",
 	"Backend",
+	"VisibleTop",
 ]);
-const STAGE_KEYS = new Set(["Queue", "Flusher", "Reader", "NameResolver", "Drainer", "Standing", "Refresher"]);
+const STAGE_KEYS = new Set([
+	"Queue",
+	"Flusher",
+	"Reader",
+	"NameResolver",
+	"Drainer",
+	"Standing",
+	"Refresher",
+	"Pages",
+	"Herald",
+]);
 // The backend's optional functions: each, when present, must be callable (a typo'd table fails at attach, not every window).
 const BACKEND_FUNCTIONS = [
 	"submit",
@@ -105,6 +121,13 @@ function positive(field: string, value: unknown, fallback: number): number {
 function positiveInteger(field: string, value: unknown, fallback: number): number {
 	if (value === undefined) return fallback;
 	if (!typeIs(value, "number") || value <= 0 || value % 1 !== 0) fail(field, "must be a positive integer", value);
+	return value;
+}
+
+function wholeNumber(field: string, value: unknown, fallback: number): number {
+	if (value === undefined) return fallback;
+	if (!typeIs(value, "number") || value < 0 || value % 1 !== 0)
+		fail(field, "must be a whole number, 0 or more", value);
 	return value;
 }
 
@@ -217,6 +240,7 @@ function board(name: string, config: unknown): BoardFields {
 			c.RefreshSeconds === undefined ? undefined : positive(`${field}.RefreshSeconds`, c.RefreshSeconds, 0),
 		Period: period,
 		Retention: positive(`${field}.Retention`, c.Retention, period ? LONGEST_PERIOD[period.Reset] : 0),
+		VisibleTop: wholeNumber(`${field}.VisibleTop`, c.VisibleTop, DEFAULTS.VisibleTop),
 	};
 }
 
@@ -323,5 +347,14 @@ export function settingsOf(options: LeaderboardOptions): Settings {
 		userService: service("options.UserService", options.UserService, "GetUserInfosByUserIdsAsync", UserService),
 		// Players:GetFriendsAsync takes a UserId (typed User in @rbxts/types).
 		players: service("options.Players", options.Players, "GetPlayerByUserId", Players as unknown as PlayerLookup),
+		sharePages: flag("options.SharePages", options.SharePages, DEFAULTS.SharePages),
+		storePrefix: options.StorePrefix ?? DEFAULTS.StorePrefix,
+		memoryStore: service(
+			"options.MemoryStoreService",
+			options.MemoryStoreService,
+			"GetHashMap",
+			MemoryStoreService,
+		),
+		messaging: service("options.MessagingService", options.MessagingService, "PublishAsync", MessagingService),
 	};
 }

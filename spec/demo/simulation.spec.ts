@@ -90,14 +90,20 @@ describeGate("the demo's simulation", () => {
 			// Every loss has its reason (the exit code stays 0), but the verdict says plainly that values were lost.
 			expect(summary.explained).toBe(true);
 			expect(summary.ok).toBe(false);
-			expect(summary.losses).toEqual([
-				{ kind: "dropped", count: dropped.size() },
-				{ kind: "deadline", count: drained.size() },
-			]);
+			// A drain at 90% failures ends at its deadline, or gives up after windows in which every write failed.
+			expect(summary.losses[0]).toEqual({ kind: "dropped", count: dropped.size() });
+			let drainLosses = 0;
+			for (const loss of summary.losses) {
+				if (loss.kind === "dropped") continue;
+				expect(["deadline", "no progress"]).toContain(loss.kind);
+				drainLosses += loss.count;
+			}
+			expect(drainLosses).toBe(drained.size());
+			// The verdict, its reasons wrapped onto an indented line when they do not fit 80 columns.
 			const lines = summaryLines(summary);
-			expect(lines[lines.size() - 1]).toBe(
-				`LOSSES: ${summary.mismatches.size()} of ${summary.checked} lost: ${dropped.size()} dropped (MaxWriteAttempts), ${drained.size()} drain deadline`,
-			);
+			const verdict = lines.find((line) => line.sub(1, 7) === "LOSSES:")!;
+			const head = `LOSSES: ${summary.mismatches.size()} of ${summary.checked} lost: ${dropped.size()} dropped (MaxWriteAttempts)`;
+			expect(verdict.sub(1, head.size())).toBe(head);
 			expect(lines[lines.size() - 1].find("^OK")[0]).toBe(undefined);
 		},
 		SIMULATED,

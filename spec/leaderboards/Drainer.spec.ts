@@ -136,11 +136,13 @@ describe("destroy()", () => {
 		gate.reset();
 		const boards = attach(new Kernel({ bindToClose: false }), { Boards: { Kills: {} }, SkipLoop: true });
 		for (let i = 1; i <= 60; i++) boards.submit("Kills", `k${i}`, i);
-		const [, result] = boards.destroy(); // no players: 30 writes in the bucket, 0.5 more a second
+		// No players: this server's share of the experience's writes, one player's worth (0.9 x 20 a
+		// minute), holds 18 and refills 0.3 a second; the server's own 30 + 0 are not the limit.
+		const [, result] = boards.destroy();
 		const written = gate.dataStore.snapshot("CKBoard_Kills");
 		let count = 0;
 		for (const [] of written) count++;
-		expect(count).toBeGreaterThanOrEqual(34);
+		expect(count).toBeGreaterThanOrEqual(20);
 		expect(result.Remaining).toBe(60 - count);
 		expect(result.Error).toBe(DEADLINE_EXCEEDED);
 		expect(gate.dataStore.throttled()).toBe(0);

@@ -171,7 +171,7 @@ describe("flush windows", () => {
 			expect(boards._flush().Attempted).toBe(2);
 		});
 
-		it("the default backend's budget is the smaller of the ordered read and write budgets", () => {
+		it("the default backend's budget is the smallest of the server's ordered read and write budgets and its share of the experience's", () => {
 			if (!gate) return;
 			gate.reset();
 			const boards = attach(new Kernel({ bindToClose: false }), {
@@ -180,11 +180,13 @@ describe("flush windows", () => {
 				WritesPerFlush: 100,
 			});
 			for (let i = 1; i <= 50; i++) boards.submit("Kills", `k${i}`, i);
-			const window = boards._flush(); // no players: OrderedWrite 30 a minute, OrderedRead 60
-			expect(window.Budget).toBe(30);
-			expect(window.Written).toBe(30);
-			expect(gate.dataStore.budget("OrderedWrite")).toBe(0);
-			expect(gate.dataStore.budget("OrderedRead")).toBe(30);
+			// No players: OrderedWrite 30 a minute and OrderedRead 60 on the server; its share of the
+			// experience's (one player's worth: 0.9 x 20 writes, 0.9 x 40 reads) holds 18 writes.
+			const window = boards._flush();
+			expect(window.Budget).toBe(18);
+			expect(window.Written).toBe(18);
+			expect(gate.dataStore.budget("OrderedWrite")).toBe(12);
+			expect(gate.dataStore.budget("OrderedRead")).toBe(42);
 			expect(gate.dataStore.throttled()).toBe(0);
 			const after = boards._flush();
 			expect(after.Budget).toBe(0);

@@ -223,7 +223,8 @@ describeGate("a read the request budget cannot pay is not sent", () => {
 		const calls = gate!.dataStore.calls("GetSortedAsync");
 		const started = gate!.now();
 		expect(boards.top("Kills")).toEqual([]);
-		expect(gate!.now()).toBe(started);
+		// A frame or two of MemoryStore calls (the shared page), no throttle queue.
+		expect(gate!.now() - started).toBeLessThan(0.1);
 		expect(gate!.dataStore.calls("GetSortedAsync")).toBe(calls);
 		expect(gate!.dataStore.throttled()).toBe(0);
 		task.wait(15); // 5 lists a minute: one is back
@@ -241,7 +242,8 @@ describeGate("a read the request budget cannot pay is not sent", () => {
 		spendLists();
 		const started = gate!.now();
 		expect(boards.top("Kills")).toEqual([{ Key: "a", Value: 5, Rank: 1 }]);
-		expect(gate!.now()).toBe(started);
+		// A frame or two of MemoryStore calls (the shared page), no throttle queue.
+		expect(gate!.now() - started).toBeLessThan(0.1);
 		expect(gate!.dataStore.throttled()).toBe(0);
 	});
 });
@@ -276,7 +278,20 @@ describe("a drain waits out a throttled store", () => {
 		expect(result.Failed).toBe(8);
 	});
 
-	it("a store that fails every write with another error still ends 'made no progress' in under 2 s", () => {
+	it("a store that fails every write with another error still ends 'made no progress': 1.44 s with two keys a window", () => {
+		const memory = new MemoryBackend();
+		memory.failWrites = 1000;
+		const { boards, kernel } = boardsWith({ backend: memory });
+		boards.submit("Kills", "a", 5);
+		boards.submit("Kills", "b", 5);
+		const started = kernel.Scheduler.now();
+		const [complete, result] = boards.destroy();
+		expect(complete).toBe(false);
+		expect(result.Error).toBe("leaderboard shutdown flush made no progress");
+		expect(kernel.Scheduler.now() - started).toBeLessThan(2);
+	});
+
+	it("with one key a window it waits for FAILED_WRITES failures (8 windows, under 4 s), not five", () => {
 		const memory = new MemoryBackend();
 		memory.failWrites = 1000;
 		const { boards, kernel } = boardsWith({ backend: memory });
@@ -285,7 +300,8 @@ describe("a drain waits out a throttled store", () => {
 		const [complete, result] = boards.destroy();
 		expect(complete).toBe(false);
 		expect(result.Error).toBe("leaderboard shutdown flush made no progress");
-		expect(kernel.Scheduler.now() - started).toBeLessThan(2);
+		expect(memory.writes.size()).toBe(8);
+		expect(kernel.Scheduler.now() - started).toBeLessThan(4);
 	});
 });
 

@@ -42,10 +42,11 @@ describe("scores()", () => {
 	it("the default backend reads in BatchGetAsync chunks of 100 keys: 250 subjects, three calls", () => {
 		if (!gate) return;
 		gate.reset();
-		DataStoreService.SetRateLimitForRequestType(Enum.DataStoreRequestType.OrderedRead, 10_000, 0);
-		DataStoreService.SetRateLimitForRequestType(Enum.DataStoreRequestType.OrderedWrite, 10_000, 0);
-		const store = DataStoreService.GetOrderedDataStore("CKBoard_Kills");
-		for (let i = 1; i <= 200; i++) store.SetAsync(tostring(i), i);
+		// Ten players: OrderedRead 60 + 40 x 10 a minute, this server's share of the experience's 0.9 x 40 x 10.
+		for (let id = 1; id <= 10; id++) gate.players.join({ UserId: id });
+		const entries = new Map<string, number>();
+		for (let i = 1; i <= 200; i++) entries.set(tostring(i), i);
+		gate.dataStore.seed("CKBoard_Kills", entries);
 		const boards = attach(new Kernel({ bindToClose: false }), { Boards: { Kills: {} }, SkipLoop: true });
 		const subjects = new Array<string>();
 		for (let i = 1; i <= 250; i++) subjects.push(tostring(i));
@@ -68,8 +69,9 @@ describe("scores()", () => {
 	});
 
 	// Engine facts: BatchGetAsync spends one OrderedRead request per key, and a
-	// server's OrderedRead budget holds 60 + 40 x players (one minute): on an empty
-	// server a chunk of 100 keys waits in the throttle queue for a budget that never holds it.
+	// server's OrderedRead budget holds 60 + 40 x players (one minute); its share of the
+	// experience's (300 + 40 x CCU) is 0.9 x 40 x players, one player's worth at least: on an
+	// empty server a chunk of 100 keys would wait in the throttle queue for a budget that never holds it.
 	it("the default backend refuses, with nil and a warning, more keys than the read budget grants now", () => {
 		if (!gate) return;
 		gate.reset();
@@ -84,7 +86,7 @@ describe("scores()", () => {
 		expect(os.clock() - started).toBeLessThan(1);
 		expect(gate.dataStore.calls("BatchGetAsync")).toBe(0);
 		expect(logs.messages("warn")).toEqual([
-			"[Leaderboards] Kills: scores() refused 150 keys: the read budget grants 60 now (ask for fewer, or later)",
+			"[Leaderboards] Kills: scores() refused 150 keys: the read budget grants 36 now (ask for fewer, or later)",
 		]);
 	});
 
@@ -93,11 +95,11 @@ describe("scores()", () => {
 		gate.reset();
 		const store = DataStoreService.GetOrderedDataStore("CKBoard_Kills");
 		store.SetAsync("3", 30);
-		// 60 OrderedRead requests on an empty server; spend 15 of them.
-		for (let i = 0; i < 15; i++) store.GetAsync("3");
+		// 60 OrderedRead requests on an empty server; spend 30 of them (its share holds 36).
+		for (let i = 0; i < 30; i++) store.GetAsync("3");
 		const boards = attach(new Kernel({ bindToClose: false }), { Boards: { Kills: {} }, SkipLoop: true });
 		const subjects = new Array<string>();
-		for (let i = 1; i <= 45; i++) subjects.push(tostring(i));
+		for (let i = 1; i <= 30; i++) subjects.push(tostring(i));
 		expect(boards.scores("Kills", subjects)).toEqual(new Map([["3", 30]]));
 		expect(gate.dataStore.calls("BatchGetAsync")).toBe(1);
 		expect(gate.dataStore.throttled()).toBe(0);

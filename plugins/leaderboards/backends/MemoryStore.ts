@@ -96,7 +96,13 @@ export function memoryStoreBackend(options: MemoryStoreOptions = {}): Backend {
 	const quota = new Quota(options.Players ?? Players, os.clock);
 	const shards = new Shards(options.MemoryStoreService ?? MemoryStoreService, prefix, count, quota);
 	const parts: MemoryParts = { quota, shards, ranges: new Ranges(shards, quota), ledger: new Ledger(), expiration };
-	return { maxKeyLength: MAX_KEY_LENGTH, sums: true, ...memoryWrites(parts), ...memoryReads(parts) };
+	return {
+		maxKeyLength: MAX_KEY_LENGTH,
+		sums: true,
+		sharePages: true,
+		...memoryWrites(parts),
+		...memoryReads(parts),
+	};
 }
 
 /** Luau and TypeScript users reach the backend as Leaderboards.MemoryStore.backend(options). */

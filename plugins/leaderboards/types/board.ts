@@ -29,6 +29,8 @@ export class Board {
 	readonly RefreshSeconds?: number;
 	/** Seconds a Reset board's values outlive their period on stores whose items expire. */
 	readonly Retention: number;
+	/** The top rows whose changes are written promptly and announced; 0: none. */
+	readonly VisibleTop: number;
 	private readonly warnings = new Warnings();
 
 	constructor(
@@ -48,6 +50,7 @@ export class Board {
 		this.Period = fields.Period;
 		this.RefreshSeconds = fields.RefreshSeconds;
 		this.Retention = fields.Retention;
+		this.VisibleTop = fields.VisibleTop;
 	}
 
 	/**
@@ -70,14 +73,22 @@ export class Board {
 		return this.Period && this.storageFor(previousPeriod(this.Period, this.unixTime()).Id);
 	}
 
+	/** The period id a storage name of this board holds; undefined for the board's own (all-time) name. */
+	periodOf(store: string): string | undefined {
+		return store === this.Name ? undefined : store.sub(this.Name.size() + 2);
+	}
+
 	/** Where a period's values are stored ("Kills@2026-12-06"); the board's name for no period. */
 	storageFor(periodId: string | undefined): string {
 		return storageName(this.Name, periodId);
 	}
 
-	/** Yields. Up to count rows of a storage name, best first, as the store ranks them (answers checked: answers.ts). */
-	sorted(store: string, count: number): BackendRow[] | undefined {
-		return rowsOf(this.Store.sorted(store, this.Ascending, count), this.Ascending, this.warn);
+	/**
+	 * Yields. Up to count rows of a storage name, best first, as the store ranks them (answers
+	 * checked: answers.ts). `shared`: the read refreshes a page every server shares.
+	 */
+	sorted(store: string, count: number, shared = false): BackendRow[] | undefined {
+		return rowsOf(this.Store.sorted(store, this.Ascending, count, shared), this.Ascending, this.warn);
 	}
 
 	/** Yields. Stored values of keys, missing ones left out; undefined when the read failed. */
@@ -107,4 +118,5 @@ export type BoardFields = Pick<
 	| "Period"
 	| "RefreshSeconds"
 	| "Retention"
+	| "VisibleTop"
 >;

@@ -11,6 +11,12 @@ export const LONGEST_PAUSE = 1;
  * 0.3125 + 0.39 + 0.49 = 1.44 s.
  */
 export const FAILED_WINDOWS = 5;
+/**
+ * ...and at least this many failed writes in those windows: a drain whose budget
+ * takes a key or two a window (a small server's share) has not seen a dead store
+ * in five failures (a store failing 40% of writes fails five in a row 1% of the time).
+ */
+export const FAILED_WRITES = 8;
 
 /** The pause after the `failing`-th window in a row with failures (1 for the first). */
 export function drainPause(failing: number): number {

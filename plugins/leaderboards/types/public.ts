@@ -54,6 +54,12 @@ export interface BoardConfig {
 	/** On stores whose items expire (MemoryStore): seconds a Reset board's values outlive their period. Default one period (the longest of its schedule). */
 	Retention?: number;
 	/**
+	 * The rows a player sees first (a scoreboard in the world, the top of a list): a submit that
+	 * enters them is written within a second (a prompt window, within budget) and announced on
+	 * MessagingService, so every server shows it within seconds. 0: no announcements. Default 10.
+	 */
+	VisibleTop?: number;
+	/**
 	 * Where this board's values live (OrderedDataStores for all-time boards and MemoryStore for daily
 	 * ones, in one attach). Default: options.Backend, else OrderedDataStores. Give boards that share a
 	 * store the same backend table.
@@ -88,6 +94,8 @@ export interface BackendRow {
 export interface BackendCall {
 	readonly Clock: () => number;
 	readonly Deadline: number;
+	/** sorted() only: the read refreshes a page every server shares (its one lease holder's), not this server's own. */
+	readonly Shared?: boolean;
 }
 
 /** submit()'s and set()'s last argument: the pending write itself, its board's merge rule as data, and the call's context. */
@@ -171,6 +179,12 @@ export interface Backend {
 	 * budget is its own.
 	 */
 	kind?: string;
+	/**
+	 * Optional: every server reads the same values from this store, so one server's read of a top
+	 * page can serve them all (the attach's SharePages, through a MemoryStore hash map). The
+	 * built-in backends set it.
+	 */
+	sharePages?: boolean;
 }
 
 /** The counters on boards.Stats. */
@@ -212,6 +226,10 @@ export const Topics = {
 	Flushed: "Leaderboard.Flushed",
 	/** (board, key): a remove() landed in the store. */
 	Removed: "Leaderboard.Removed",
+	/** (board): a submit entered the board's visible top; the Flusher arms a prompt window. */
+	Prompt: "Leaderboard.Prompt",
+	/** (board, key, value, period): a value that entered the visible top landed; value is what the store holds. */
+	Record: "Leaderboard.Record",
 	/** (board, key, value): a value was dropped after MaxWriteAttempts failed windows (value nil for a removal). */
 	Dropped: "Leaderboard.Dropped",
 	/** (): destroy() began draining. */
@@ -242,6 +260,10 @@ declare module "../../../kernel/Bus" {
 		"Leaderboard.Flushed": [summary: WindowSummary];
 		/** A remove() landed in the store. */
 		"Leaderboard.Removed": [board: string, key: string];
+		/** A submit entered the board's visible top. */
+		"Leaderboard.Prompt": [board: string];
+		/** A value that entered the visible top landed: what the store holds, and its period (nil on an all-time board). */
+		"Leaderboard.Record": [board: string, key: string, value: number, period: string | undefined];
 		/** A value was dropped after MaxWriteAttempts failed windows (value nil for a removal). */
 		"Leaderboard.Dropped": [board: string, key: string, value: number | undefined];
 		/** destroy() began draining. */

@@ -115,7 +115,10 @@ export function updaterFor(value: number, rule: MergeRule, write?: PendingWrite)
 	return (stored: number | undefined): number | undefined => {
 		// Given up on: a later write of the key carries this value.
 		if (write?.Superseded) return undefined;
-		return rule.write(stored, value);
+		const result = rule.write(stored, value);
+		// What the store holds once this transform's write commits (the last run is the one that does).
+		if (write) write.Stored = result ?? stored;
+		return result;
 	};
 }
 
@@ -143,4 +146,13 @@ export function writeThrough(board: Board, write: PendingWrite): unknown {
 		);
 	const updater = updaterFor(write.Value, rule, write);
 	return backend.set!(name, write.Key, updater, record);
+}
+
+/**
+ * Unix seconds to the millisecond: the time every server of the experience
+ * shares (os.clock and the Clock option are each server's own), for what
+ * servers compare with each other (a shared page's age, a record's announcement).
+ */
+export function experienceTime(): number {
+	return DateTime.now().UnixTimestampMillis / 1000;
 }

@@ -2,7 +2,17 @@ import { Kernel, Service } from "../../../kernel";
 import { Board } from "./board";
 import { Removals } from "./removals";
 import { Store } from "./store";
-import { Backend, BoardConfig, Entry, ShutdownResult, Standing, Stats, Subject, WindowSummary } from "./public";
+import {
+	Backend,
+	BackendRow,
+	BoardConfig,
+	Entry,
+	ShutdownResult,
+	Standing,
+	Stats,
+	Subject,
+	WindowSummary,
+} from "./public";
 
 /** What names() needs of UserService (a spec may hand it a double). */
 export interface UserLookup {
@@ -50,6 +60,16 @@ export interface LeaderboardOptions<B extends string = string> {
 	UserService?: UserLookup;
 	/** Test injection point for names(). */
 	Players?: PlayerLookup;
+	/**
+	 * Boards on stores every server reads alike (the built-in backends) share one read of each top
+	 * page for the whole experience, through a MemoryStore hash map, and announce records on
+	 * MessagingService so every server shows them within seconds. Default true.
+	 */
+	SharePages?: boolean;
+	/** Injection point for the shared pages (MemoryStoreService:GetHashMap). */
+	MemoryStoreService?: MemoryStoreService;
+	/** Injection point for the record announcements (PublishAsync, SubscribeAsync). */
+	MessagingService?: MessagingService;
 	/** Replace any stage with a game's own plugin meeting the same contract. */
 	Stages?: StageFactories;
 }
@@ -74,6 +94,12 @@ export interface Settings {
 	readonly skipLoop: boolean;
 	readonly userService: UserLookup;
 	readonly players: PlayerLookup;
+	/** Shared pages and record announcements on (SharePages). */
+	readonly sharePages: boolean;
+	/** StorePrefix: the shared pages' hash map and the records' topic are named after it. */
+	readonly storePrefix: string;
+	readonly memoryStore: MemoryStoreService;
+	readonly messaging: MessagingService;
 }
 
 /** A value detached from the queue for one write. */
@@ -91,6 +117,10 @@ export interface PendingWrite {
 	readonly PeriodEnd?: number;
 	/** On a Reset board: seconds the stored value must live from now, until its period ends plus the board's Retention. */
 	readonly Lifetime?: number;
+	/** The value entered the board's visible top when queued: its write comes promptly and its landing is announced. */
+	readonly Record?: boolean;
+	/** What the write put in the store, where the rule's transform ran here (set backends, the MemoryStore one). */
+	Stored?: number;
 	/**
 	 * Set by the Flusher when it gives up on this write (RequestSeconds past its
 	 * deadline): its key is written again by a later window, so a transform that
@@ -186,6 +216,13 @@ export interface ReaderStage extends Service {
 	release(): void;
 	/** Drops a removed key from the cached page, and from pages read before its removal lands. */
 	forget?(board: string, key: string): void;
+	/**
+	 * Whether a value submitted for key (a Sum board's: added to its value on the page) enters the
+	 * board's visible top (VisibleTop) on the cached page of `store`, the current period's. O(1).
+	 */
+	entersTop?(board: string, store: string, key: string, value: number): boolean;
+	/** A record another server stored (sent at Unix seconds `sent`): patched into the cached page, when newer. */
+	patch?(board: string, period: string | undefined, key: string, value: number, sent: number): void;
 }
 
 /** Standing: where a subject stands (rank, around, friends) and remove(). */
@@ -196,6 +233,27 @@ export interface StandingStage extends Service {
 	friends(board: string, player: Subject): LuaTuple<[Entry[] | undefined, number | undefined]>;
 	remove(board: string, subject: Subject): boolean;
 }
+
+/** A top page as the experience shares it: its rows, and how old they are (seconds since the store was read). */
+export interface SharedPage {
+	readonly Rows: BackendRow[];
+	readonly Age: number;
+}
+
+/** Pages: one read of a board's top page per refresh for the whole experience (a MemoryStore hash map item). */
+export interface PagesStage extends Service {
+	/** Yields. The page of a storage name, shared or read; undefined when no page could be had. */
+	read(board: Board, store: string, count: number): SharedPage | undefined;
+	/**
+	 * Yields. A record that landed, written into the shared page so servers reading it before its
+	 * refresh see it; true when the page also grants it an announcement (a share of the
+	 * experience's ANNOUNCEMENTS a minute).
+	 */
+	patch(board: Board, store: string, key: string, value: number): boolean;
+}
+
+/** Herald: records announced on MessagingService and patched into every server's page (see Topics.Record). */
+export type HeraldStage = Service;
 
 /** Refresher: keeps RefreshSeconds boards' top pages fresh on a timer until destroy(). */
 export type RefresherStage = Service;
@@ -220,6 +278,8 @@ export interface Stages {
 	readonly Drainer: DrainerStage;
 	readonly Standing: StandingStage;
 	readonly Refresher: RefresherStage;
+	readonly Pages: PagesStage;
+	readonly Herald: HeraldStage;
 }
 
 /** What a stage is built with. `stages` is complete once attach has built them all. */
@@ -243,4 +303,6 @@ export interface StageFactories {
 	Drainer?: StageFactory<DrainerStage>;
 	Standing?: StageFactory<StandingStage>;
 	Refresher?: StageFactory<RefresherStage>;
+	Pages?: StageFactory<PagesStage>;
+	Herald?: StageFactory<HeraldStage>;
 }

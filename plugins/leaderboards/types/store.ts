@@ -29,6 +29,8 @@ export class Store {
 	readonly sums: boolean;
 	/** Stores of one budget group draw on one request budget (Backend.kind, else the backend itself): a window asks one of them. */
 	readonly budgetGroup: unknown;
+	/** Top pages of this store may be shared by every server (Backend.sharePages). */
+	readonly sharesPages: boolean;
 	private readonly can: Record<Capability, boolean>;
 
 	constructor(
@@ -44,6 +46,7 @@ export class Store {
 		this.maxKeyLength = backend.maxKeyLength;
 		this.sums = backend.submit !== undefined && backend.sums === true;
 		this.budgetGroup = backend.kind ?? backend;
+		this.sharesPages = backend.sharePages === true;
 		this.can = {
 			scores: backend.scores !== undefined,
 			around: backend.around !== undefined,
@@ -88,8 +91,9 @@ export class Store {
 		return record as BackendWrite;
 	}
 
-	sorted(name: string, ascending: boolean, count: number): BackendRow[] | undefined {
-		return this.backend.sorted(name, ascending, count, this.call());
+	sorted(name: string, ascending: boolean, count: number, shared = false): BackendRow[] | undefined {
+		const call = this.call();
+		return this.backend.sorted(name, ascending, count, shared ? { ...call, Shared: true } : call);
 	}
 
 	scores(name: string, keys: string[]): Map<string, number> | undefined {

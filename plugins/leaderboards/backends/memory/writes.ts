@@ -29,6 +29,7 @@ function sum(parts: MemoryParts, board: string, key: string, value: number, life
 		(old) => {
 			const summed = item(old);
 			if (!summed) return undefined;
+			if (write) write.Stored = summed.Total;
 			return $tuple(summed as unknown as number, summed.Total);
 		},
 		lifetime,

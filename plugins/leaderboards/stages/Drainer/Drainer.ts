@@ -3,6 +3,7 @@ import {
 	DEADLINE_EXCEEDED,
 	DrainerStage,
 	FAILED_WINDOWS,
+	FAILED_WRITES,
 	NO_PROGRESS,
 	ShutdownResult,
 	StageContext,
@@ -10,6 +11,13 @@ import {
 	WindowSummary,
 	drainPause,
 } from "../../types";
+
+// Windows in a row with failures, and in which every write failed, with their failed writes.
+interface Streak {
+	failing: number;
+	dead: number;
+	deadWrites: number;
+}
 
 // A rejection's message: Promise wraps an error raised inside it in a
 // Promise.Error whose `error` field holds what was raised.
@@ -30,7 +38,8 @@ function messageOf(problem: unknown): string {
  * (drainPause, growing while failures continue) and retries what failed. It
  * stops early, no progress, after FAILED_WINDOWS windows in a row in which
  * every write failed and none was throttled (a throttled store is busy, not
- * down), or when a window with budget attempts nothing. An
+ * down), FAILED_WRITES failed writes in all, or when a window with budget
+ * attempts nothing. An
  * incomplete result always names its reason. Every
  * caller shares one drain and one frozen result; cancelling a caller does not
  * cancel the drain. A backend that calls destroy() from inside one of its
@@ -78,8 +87,9 @@ export class Drainer implements DrainerStage {
 
 		if (stages.Flusher.inFlight() > 0 && !join(scheduler, stages.Flusher.landed(), left()).expect().settled)
 			problem = DEADLINE_EXCEEDED;
-		// Windows in a row with failures (the pause grows), and in which every write failed (the store accepts nothing).
-		const streak = { failing: 0, dead: 0 };
+		// Windows in a row with failures (the pause grows), and in which every write failed (the store
+		// accepts nothing), with their failed writes.
+		const streak = { failing: 0, dead: 0, deadWrites: 0 };
 		while (problem === undefined && stages.Queue.pending() > 0) {
 			if (left() <= 0) {
 				problem = DEADLINE_EXCEEDED;
@@ -107,17 +117,22 @@ export class Drainer implements DrainerStage {
 	}
 
 	// After a drain window: why the drain stops, or undefined after pausing as the rule says.
-	private after(summary: WindowSummary, streak: { failing: number; dead: number }, left: () => number) {
+	private after(summary: WindowSummary, streak: Streak, left: () => number) {
 		if (summary.Budget > 0 && summary.Attempted === 0) return left() <= 0 ? DEADLINE_EXCEEDED : NO_PROGRESS;
 		// A window the budget left empty neither breaks a streak nor adds to it; one the store throttled
 		// is a busy store, not one that accepts nothing: it pauses, and the dead streak waits.
 		const throttled = this.context.stages.Flusher.lastThrottled?.() ?? 0;
 		if (summary.Attempted > 0) {
 			streak.failing = summary.Failed > 0 ? streak.failing + 1 : 0;
-			if (summary.Written > 0) streak.dead = 0;
-			else if (throttled === 0) streak.dead += 1;
+			if (summary.Written > 0) {
+				streak.dead = 0;
+				streak.deadWrites = 0;
+			} else if (throttled === 0) {
+				streak.dead += 1;
+				streak.deadWrites += summary.Failed;
+			}
 		}
-		if (streak.dead >= FAILED_WINDOWS) return NO_PROGRESS;
+		if (streak.dead >= FAILED_WINDOWS && streak.deadWrites >= FAILED_WRITES) return NO_PROGRESS;
 		if ((summary.Failed > 0 || summary.Budget === 0) && this.context.stages.Queue.pending() > 0)
 			sleep(this.context.kernel.Scheduler, math.min(drainPause(streak.failing), left())).await();
 		return undefined;

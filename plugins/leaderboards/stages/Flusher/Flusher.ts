@@ -1,5 +1,5 @@
 import { Priority, sleep, within } from "../../../../kernel";
-import { DrainLimits, FlusherStage, PendingWrite, StageContext, Topics, WindowSummary } from "../../types";
+import { DrainLimits, FlusherStage, PendingWrite, StageContext, Topics, WindowSummary, storeOf } from "../../types";
 import { Flight, Flights } from "./flights";
 import { Pacing } from "./pacing";
 import { Walk } from "./walk";
@@ -9,6 +9,9 @@ import { writeOnce } from "./write";
 type Outcome = "landed" | "failed" | "throttled";
 
 export { REFILL_SECONDS } from "./pacing";
+
+/** A submit that enters a board's visible top is written by a window this soon. */
+export const PROMPT_SECONDS = 1;
 
 /**
  * Flush windows. The first pending submit arms one Background deadline
@@ -38,6 +41,9 @@ export class Flusher implements FlusherStage {
 	readonly Name = "Leaderboards.Flusher";
 	// The armed window: a cancellable Promise on a Background Scheduler deadline.
 	private armedWindow?: Promise<void>;
+	// When the armed window fires (Scheduler time), and whether a record waits for a prompt window.
+	private armedFor = math.huge;
+	private prompted = false;
 	private running = false;
 	private disarmed = false;
 	private lastBoard = -1;
@@ -50,6 +56,7 @@ export class Flusher implements FlusherStage {
 		this.flights = new Flights(context, () => this.resume());
 		this.pacing = new Pacing(context);
 		context.kernel.Bus.subscribe(Topics.Pending, () => this.arm(context.settings.FlushSeconds));
+		context.kernel.Bus.subscribe(Topics.Prompt, () => this.prompt());
 	}
 
 	lastThrottled(): number {
@@ -149,14 +156,31 @@ export class Flusher implements FlusherStage {
 	private arm(seconds: number) {
 		const { settings, kernel } = this.context;
 		if (settings.skipLoop || this.disarmed || this.armedWindow || this.running) return;
+		const prompt = this.prompted && seconds > PROMPT_SECONDS;
+		if (prompt) seconds = PROMPT_SECONDS;
+		this.prompted = false;
+		this.armedFor = kernel.Scheduler.now() + seconds;
 		this.armedWindow = sleep(kernel.Scheduler, seconds, Priority.Background).andThen(() => {
 			this.armedWindow = undefined;
+			this.armedFor = math.huge;
 			task.spawn(() => {
 				if (this.running) return;
-				this.pacing.continuing = seconds < settings.FlushSeconds;
+				// A prompt window starts a round of its own; an early one continues the round before it.
+				this.pacing.continuing = !prompt && seconds < settings.FlushSeconds;
 				this.runWindow();
 			});
 		});
+	}
+
+	// A submit entered a board's visible top: a window comes within PROMPT_SECONDS (within budget, as any window).
+	private prompt() {
+		const { kernel, settings } = this.context;
+		if (settings.skipLoop || this.disarmed || this.armedFor <= kernel.Scheduler.now() + PROMPT_SECONDS) return;
+		this.prompted = true;
+		if (this.running) return;
+		this.armedWindow?.cancel();
+		this.armedWindow = undefined;
+		this.arm(PROMPT_SECONDS);
 	}
 
 	// Starts one write on its own thread; `resolved` hears how it went (throttled: failed, refused
@@ -196,8 +220,12 @@ export class Flusher implements FlusherStage {
 	}
 
 	private landedWrite(write: PendingWrite) {
-		this.context.stats.Written += 1;
-		this.context.stages.Queue.settle(write, true);
+		const { stats, stages, settings, kernel } = this.context;
+		stats.Written += 1;
+		stages.Queue.settle(write, true);
+		if (!write.Record || write.Stored === undefined) return;
+		const board = settings.boards.get(write.Board)!;
+		kernel.Bus.publish(Topics.Record, write.Board, write.Key, write.Stored, board.periodOf(storeOf(write)));
 	}
 
 	// A failed write's value goes back to the queue; one past RequestSeconds keeps its key held.

@@ -13,6 +13,8 @@ export interface Slot {
 	parked?: boolean;
 	/** A write given up on (past RequestSeconds) that went back into this slot: its late success is applied here. */
 	echo?: PendingWrite;
+	/** The value entered the board's visible top: its landing is announced. */
+	record?: boolean;
 }
 
 // One board's pending values: a slot per (storage name, key), and the slots in

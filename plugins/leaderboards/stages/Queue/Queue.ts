@@ -14,7 +14,7 @@ import {
 	subjectKey,
 	storeOf,
 } from "../../types";
-import { BoardQueue } from "./BoardQueue";
+import { BoardQueue, Slot } from "./BoardQueue";
 import { restoreInto, settleIn } from "./returns";
 
 const log = Logger.scope("Leaderboards");
@@ -81,7 +81,7 @@ export class Queue implements QueueStage {
 			return false;
 		}
 		this.roll(queue);
-		const slot = queue.slots.get(key);
+		let slot = queue.slots.get(key);
 		if (slot) {
 			if (slot.remove === "only") {
 				// Submitted after a removal: written after it, whatever was stored.
@@ -96,11 +96,21 @@ export class Queue implements QueueStage {
 				return false;
 			}
 			const periodEnd = config.Period ? queue.until : undefined;
-			queue.enqueue({ store: queue.store, key, until: periodEnd, value: value as number, failures: 0 });
+			slot = { store: queue.store, key, until: periodEnd, value: value as number, failures: 0 };
+			queue.enqueue(slot);
 			this.added();
+		}
+		if (!slot.record && config.VisibleTop > 0 && this.entersTop(board, slot)) {
+			slot.record = true;
+			this.context.kernel.Bus.publish(Topics.Prompt, board);
 		}
 		this.stats.Submitted += 1;
 		return true;
+	}
+
+	// The value now pending for a key enters the board's visible top on the cached page (O(1)).
+	private entersTop(board: string, slot: Slot): boolean {
+		return this.context.stages.Reader.entersTop?.(board, slot.store, slot.key, slot.value) === true;
 	}
 
 	pending(): number {
@@ -132,6 +142,7 @@ export class Queue implements QueueStage {
 			Value: slot.value,
 			Failures: slot.failures,
 			Remove: slot.remove,
+			Record: slot.record,
 			PeriodEnd: slot.until,
 			Lifetime: lifetime,
 		};

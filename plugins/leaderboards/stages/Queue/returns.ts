@@ -16,6 +16,7 @@ export function restoreInto(queue: BoardQueue, store: string, write: PendingWrit
 			failures,
 			remove: write.Remove,
 			echo: write,
+			record: write.Record,
 		});
 		return true;
 	}
@@ -28,6 +29,7 @@ export function restoreInto(queue: BoardQueue, store: string, write: PendingWrit
 	} else newer.value = rule.merge(write.Value, newer.value);
 	newer.failures = failures;
 	newer.echo = write;
+	if (write.Record) newer.record = true;
 	return false;
 }
 

@@ -1,4 +1,5 @@
 import { Logger, SingleFlight, within } from "../../../../kernel";
+import { Visible, enters, patchedRows, visibleOf } from "./visible";
 import {
 	BackendRow,
 	Board,
@@ -10,6 +11,7 @@ import {
 	Warnings,
 	Removals,
 	storableKey,
+	experienceTime,
 } from "../../types";
 
 const log = Logger.scope("Leaderboards");
@@ -22,6 +24,10 @@ interface Page {
 	/** How many rows were asked for; fewer came back when the board ran out. */
 	size: number;
 	fetchedAt: number;
+	/** When its rows were read from the store, in Unix seconds (a shared page may be older than its fetch). */
+	readAt: number;
+	/** Its visible top, once a submit asked (entersTop). */
+	visible?: Visible;
 	/** Which read filled it (reads are numbered as they start): an older read never replaces it. */
 	read: number;
 	/** After a failed read, the stale page is served until then. */
@@ -143,6 +149,26 @@ export class Reader implements ReaderStage {
 		const page = this.pages.get(config.storage());
 		if (page?.entries.some((entry) => entry.Key === key))
 			page.entries = ranked(page.entries, board, this.context.removals);
+		if (page) page.visible = undefined;
+	}
+
+	entersTop(board: string, store: string, key: string, value: number): boolean {
+		const config = this.context.settings.boards.get(board);
+		const page = this.pages.get(store);
+		if (!config || !page || config.VisibleTop <= 0) return false;
+		page.visible ??= visibleOf(config, page.entries);
+		return enters(config, page.visible, key, value);
+	}
+
+	patch(board: string, period: string | undefined, key: string, value: number, sent: number) {
+		const config = this.context.settings.boards.get(board);
+		const page = config && this.pages.get(config.storageFor(period));
+		// The page read after the record landed holds it already (or something newer).
+		if (!config || !page || sent < page.readAt || this.context.removals.hides(board, key)) return;
+		const rows = patchedRows(config, page.entries, key, value, page.size);
+		page.entries = ranked(rows, board, this.context.removals);
+		page.visible = undefined;
+		this.context.kernel.Bus.publish(Topics.Updated, board, copyOf(page.entries, page.entries.size()), period);
 	}
 
 	release() {
@@ -164,7 +190,9 @@ export class Reader implements ReaderStage {
 		const since = removals.mark();
 		this.started += 1;
 		const order = this.started;
-		const call = within(kernel.Scheduler, settings.RequestSeconds, () => config.sorted(store, size));
+		const call = within(kernel.Scheduler, settings.RequestSeconds, () =>
+			this.context.stages.Pages.read(config, store, size),
+		);
 		this.flights.delete(id);
 		if (!call.ok && call.settled) error(call.problem, 0);
 		if (!call.settled)
@@ -172,7 +200,8 @@ export class Reader implements ReaderStage {
 				`${config.Name}: top() read past RequestSeconds (${settings.RequestSeconds} s); treated as failed`,
 			);
 		const page = this.pages.get(store);
-		const rows = call.value;
+		const rows = call.value?.Rows;
+		const age = call.value?.Age ?? 0;
 		if (!rows) {
 			if (!page) return [];
 			page.retryAt = settings.clock() + config.CacheSeconds;
@@ -182,7 +211,9 @@ export class Reader implements ReaderStage {
 		removals.readFrom(config.Name, since);
 		if (page && page.read > order) return entries;
 		if (!page) this.remember(config, store);
-		this.pages.set(store, { entries, size, fetchedAt: settings.clock(), read: order });
+		// Unix time, as every server reads it: a record's announcement is compared with it.
+		const readAt = experienceTime() - age;
+		this.pages.set(store, { entries, size, fetchedAt: settings.clock() - age, readAt, read: order });
 		kernel.Bus.publish(Topics.Updated, config.Name, copyOf(entries, entries.size()), periodId);
 		return entries;
 	}

@@ -1,0 +1,53 @@
+import { HttpService } from "@rbxts/services";
+
+/** MessagingService refuses a message over 1 kB as JSON (MessagingService reference, "Limitations"). */
+export const MESSAGE_BYTES = 1024;
+
+/** One announced record: [board, period id ("" on an all-time board), key, value as stored]. */
+export type Announced = [board: string, period: string, key: string, value: number];
+
+/** What a records message carries: { v = 1, r = { Announced... } }. */
+export interface RecordsMessage {
+	v: 1;
+	r: Announced[];
+}
+
+/**
+ * The message for as many of `records` as fit in MESSAGE_BYTES, oldest first,
+ * and how many it holds (the rest wait for the next message, or are dropped: the
+ * shared page shows them at its next refresh).
+ */
+export function messageOf(records: ReadonlyArray<Announced>): LuaTuple<[RecordsMessage, number]> {
+	const message: RecordsMessage = { v: 1, r: [] };
+	for (const record of records) {
+		message.r.push(record);
+		if (HttpService.JSONEncode(message).size() > MESSAGE_BYTES) {
+			message.r.pop();
+			break;
+		}
+	}
+	return $tuple(message, message.r.size());
+}
+
+const isRecord = (row: unknown): row is Announced => {
+	if (!typeIs(row, "table")) return false;
+	const [board, period, key, value] = row as unknown[];
+	return (
+		typeIs(board, "string") &&
+		typeIs(period, "string") &&
+		typeIs(key, "string") &&
+		typeIs(value, "number") &&
+		value === value &&
+		math.abs(value) !== math.huge
+	);
+};
+
+/** The records a received message carries, or undefined when it is not a records message (malformed, another sender's). */
+export function recordsOf(data: unknown): Announced[] | undefined {
+	if (!typeIs(data, "table")) return undefined;
+	const message = data as Partial<RecordsMessage>;
+	if (message.v !== 1 || !typeIs(message.r, "table")) return undefined;
+	const records = message.r as unknown[];
+	for (const row of records) if (!isRecord(row)) return undefined;
+	return records as Announced[];
+}

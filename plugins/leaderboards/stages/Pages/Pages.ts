@@ -1,0 +1,157 @@
+import { HttpService } from "@rbxts/services";
+import { Logger } from "../../../../kernel";
+import { Board, PagesStage, SharedPage, StageContext, experienceTime } from "../../types";
+import { ANNOUNCEMENTS, PageItem, itemOf, refreshed, rowsOf, withPatch } from "./item";
+
+const log = Logger.scope("Leaderboards");
+
+/** Seconds a lease outlives the refresh read it covers (RequestSeconds): a holder that died is replaced after it. */
+export const LEASE_MARGIN = 5;
+/** Shared pages live at least this long in the hash map (MemoryStore memory is the experience's). */
+export const PAGE_LIFETIME = 300;
+
+/**
+ * One read of a board's top page per refresh for the whole experience. A
+ * board's page is an item of a MemoryStore hash map (StorePrefix .. "Pages",
+ * keyed by storage name) that every server reads (one unit) instead of the
+ * store. When it is older than the board's CacheSeconds, the first server to
+ * ask takes a lease on it with UpdateAsync (expiring RequestSeconds +
+ * LEASE_MARGIN later, so a holder that died is replaced), reads the store
+ * (a read the experience's base pays: Shared), and writes the rows back,
+ * keeping the records that landed meanwhile; every other server keeps using
+ * the item it has until then, so an expired item brings one read, not a
+ * stampede. A record that lands is patched into the item (patch()), so a
+ * server that reads the item before the next refresh sees it too.
+ *
+ * A board whose backend does not share pages (Backend.sharePages), with
+ * SharePages = false, or when MemoryStore fails, reads the store itself, from
+ * its server's own share.
+ */
+export class Pages implements PagesStage {
+	readonly Name = "Leaderboards.Pages";
+	private readonly id = HttpService.GenerateGUID(false);
+	private map?: MemoryStoreHashMap;
+	// The last failure warned about: MemoryStore down warns once, not once a read.
+	private failing = false;
+
+	constructor(private readonly context: StageContext) {}
+
+	read(board: Board, store: string, count: number): SharedPage | undefined {
+		const map = this.mapFor(board);
+		if (!map) return this.direct(board, store, count);
+		const now = experienceTime();
+		const [ok, value] = pcall(() => map.GetAsync(store));
+		if (!ok) return this.fallback(board, store, count, value);
+		this.failing = false;
+		const item = itemOf(value);
+		if (item && item.size >= count && now - item.at < board.CacheSeconds)
+			return this.pageOf(board, item, count, now);
+		// Another server's lease: it refreshes the page now; this server keeps the page as it is.
+		const leased = item?.lease && item.lease[1] > now && item.lease[0] !== this.id;
+		if (!leased) {
+			const refresh = this.refresh(map, board, store, count, now);
+			if (refresh !== undefined) return refresh;
+		}
+		return item ? this.pageOf(board, item, count, now) : undefined;
+	}
+
+	patch(board: Board, store: string, key: string, value: number): boolean {
+		const map = this.mapFor(board);
+		if (!map) return false;
+		const at = experienceTime();
+		// The experience's announcements, split evenly over the boards that share pages.
+		const perMinute = ANNOUNCEMENTS / math.max(1, this.sharedBoards());
+		let granted = false;
+		const [ok, problem] = pcall(() =>
+			map.UpdateAsync(
+				store,
+				(old: unknown) => {
+					const item = itemOf(old);
+					granted = false;
+					if (!item) return undefined;
+					const [patched, token] = withPatch(item, key, value, at, perMinute);
+					granted = token;
+					return patched;
+				},
+				this.lifetimeOf(board),
+			),
+		);
+		if (!ok) this.warnFailing(problem);
+		return ok && granted;
+	}
+
+	// Boards of this attach whose pages are shared (the same on every server of the game).
+	private sharedBoards(): number {
+		let count = 0;
+		for (const [, board] of this.context.settings.boards) if (this.mapFor(board)) count += 1;
+		return count;
+	}
+
+	// Takes the lease, reads the store, writes the page back: undefined when another server took it or the read failed.
+	private refresh(map: MemoryStoreHashMap, board: Board, store: string, count: number, now: number) {
+		const { settings } = this.context;
+		const expires = now + settings.RequestSeconds + LEASE_MARGIN;
+		const [ok, taken] = pcall(() =>
+			map.UpdateAsync(
+				store,
+				(old: unknown) => {
+					const item = itemOf(old);
+					if (item?.lease && item.lease[1] > now && item.lease[0] !== this.id) return undefined;
+					if (item && item.size >= count && now - item.at < board.CacheSeconds) return undefined;
+					return { ...(item ?? { at: 0, size: 0, rows: [] }), lease: [this.id, expires] };
+				},
+				this.lifetimeOf(board),
+			),
+		);
+		if (!ok) return this.fallback(board, store, count, taken);
+		if (taken === undefined) return undefined;
+		const rows = board.sorted(store, count, true);
+		if (!rows) return undefined;
+		// A slower holder whose lease ran out never writes over a newer page.
+		const write = (old: unknown) => {
+			const item = itemOf(old);
+			return item && item.at > now ? undefined : refreshed(item, now, count, rows);
+		};
+		pcall(() => map.UpdateAsync(store, write, this.lifetimeOf(board)));
+		return { Rows: rows, Age: 0 };
+	}
+
+	// The item as a page; undefined for a lease on a page never read yet (size 0).
+	private pageOf(board: Board, item: PageItem, count: number, now: number): SharedPage | undefined {
+		if (item.size === 0) return undefined;
+		return { Rows: rowsOf(board, item, count), Age: math.max(0, now - item.at) };
+	}
+
+	private direct(board: Board, store: string, count: number): SharedPage | undefined {
+		const rows = board.sorted(store, count);
+		return rows && { Rows: rows, Age: 0 };
+	}
+
+	// MemoryStore failed (down, or its quota spent): the store itself, within this server's share.
+	private fallback(board: Board, store: string, count: number, problem: unknown) {
+		this.warnFailing(problem);
+		return this.direct(board, store, count);
+	}
+
+	private warnFailing(problem: unknown) {
+		if (this.failing) return;
+		this.failing = true;
+		log.warn(`shared pages: MemoryStore failed (${problem}); reading the stores directly until it answers`);
+	}
+
+	// The hash map, when the board's pages are shared.
+	private mapFor(board: Board): MemoryStoreHashMap | undefined {
+		const { settings } = this.context;
+		if (!settings.sharePages || !board.Store.sharesPages) return undefined;
+		if (!this.map) {
+			const [ok, map] = pcall(() => settings.memoryStore.GetHashMap(`${settings.storePrefix}Pages`));
+			if (!ok) return undefined;
+			this.map = map;
+		}
+		return this.map;
+	}
+
+	private lifetimeOf(board: Board): number {
+		return math.max(PAGE_LIFETIME, math.ceil(2 * board.CacheSeconds));
+	}
+}
