@@ -46,7 +46,7 @@ export class Leaderboards<B extends string = string> implements Service {
 	constructor(
 		private readonly kernel: Kernel,
 		private readonly stages: Stages,
-		/** { Submitted, Written, Failed, Dropped }. */
+		/** { Submitted, Written, Failed, Dropped, Refused }. */
 		readonly Stats: Stats,
 		private readonly settings: Settings,
 	) {}
@@ -181,7 +181,7 @@ export function attach<B extends string>(kernel: Kernel, options: LeaderboardOpt
 	// A bad option is the game's bug: raised at its call to attach, whatever check found it.
 	const [valid, settings] = pcall(settingsOf, options);
 	if (!valid) error(settings, 2);
-	const stats: Stats = { Submitted: 0, Written: 0, Failed: 0, Dropped: 0 };
+	const stats: Stats = { Submitted: 0, Written: 0, Failed: 0, Dropped: 0, Refused: 0 };
 	const stages = {} as { -readonly [K in keyof Stages]: Stages[K] };
 	const context: StageContext = { kernel, settings, stats, stages, removals: new Removals(kernel) };
 	const own = options.Stages ?? {};
