@@ -53,9 +53,11 @@ export class Leaderboards<B extends string = string> implements Service {
 
 	/**
 	 * Queues a score. false for an unknown board, a non-number, NaN, infinities, a value past ±2^53 or an empty key
-	 * (every backend), after destroy(), and a fraction or a too-long key where the backend declares integers or
-	 * maxKeyLength (the default backend does). Each refusal but destroy()'s warns, once per board name or per board
-	 * and kind. The first submit on a kernel that has not started warns once.
+	 * (every backend; a Big board takes any finite number, a TieBreak board whole numbers within its range), after
+	 * destroy(), a fraction or a too-long key where the backend declares integers or maxKeyLength (the default
+	 * backend does), and a value the board's bounds refuse (MinValue, MaxValue, MaxAddedPerMinute, Validate), never
+	 * clamped. Each refusal but destroy()'s warns, once per board name or per board and kind; a known board's count
+	 * in Stats.Refused and publish Leaderboard.Refused. The first submit on a kernel that has not started warns once.
 	 */
 	submit(board: B, subject: Subject, value: number): boolean {
 		if (!this.startChecked) this.checkStarted();
