@@ -2,6 +2,7 @@ import { HttpService } from "@rbxts/services";
 import { Command, runCommand } from "../spec/gate/command";
 import { HeadlessGate, headlessGate } from "../spec/gate/control";
 import { backendRows, shardRows } from "./backends";
+import { bigSubmitRow } from "./big";
 import { BenchRow, markdownTable, terminalTable } from "./measure";
 import {
 	budgetRow,
@@ -74,6 +75,7 @@ function plan(gate: HeadlessGate, quick: boolean): [string, () => BenchRow[]][] 
 		["read fan-out", () => [readFanOutRow(gate, sizes.callers)]],
 		["where do I stand", () => [standingRow(gate, sizes.standing)]],
 		["submit() cost", () => [submitCostRow(sizes.submit.calls, sizes.submit.keys)]],
+		["Big board submit()", () => [bigSubmitRow(sizes.submit.calls, sizes.submit.keys)]],
 		["window cost", () => [windowCostRow(sizes.window.small, sizes.window.large)]],
 		["drain", () => [drainRow(gate, sizes.drain)]],
 		["window wall time", () => [windowWallRow(gate, sizes.windowRuns)]],

@@ -48,16 +48,18 @@ export class Leaderboards<B extends string = string> implements Service {
 	constructor(
 		private readonly kernel: Kernel,
 		private readonly stages: Stages,
-		/** { Submitted, Written, Failed, Dropped }. */
+		/** { Submitted, Written, Failed, Dropped, Refused }. */
 		readonly Stats: Stats,
 		private readonly settings: Settings,
 	) {}
 
 	/**
 	 * Queues a score. false for an unknown board, a non-number, NaN, infinities, a value past ±2^53 or an empty key
-	 * (every backend), after destroy(), and a fraction or a too-long key where the backend declares integers or
-	 * maxKeyLength (the default backend does). Each refusal but destroy()'s warns, once per board name or per board
-	 * and kind. The first submit on a kernel that has not started warns once.
+	 * (every backend; a Big board takes any finite number, a TieBreak board whole numbers within its range), after
+	 * destroy(), a fraction or a too-long key where the backend declares integers or maxKeyLength (the default
+	 * backend does), and a value the board's bounds refuse (MinValue, MaxValue, MaxAddedPerMinute, Validate), never
+	 * clamped. Each refusal but destroy()'s warns, once per board name or per board and kind; a known board's count
+	 * in Stats.Refused and publish Leaderboard.Refused. The first submit on a kernel that has not started warns once.
 	 */
 	submit(board: B, subject: Subject, value: number): boolean {
 		if (!this.startChecked) this.checkStarted();
@@ -183,7 +185,7 @@ export function attach<B extends string>(kernel: Kernel, options: LeaderboardOpt
 	// A bad option is the game's bug: raised at its call to attach, whatever check found it.
 	const [valid, settings] = pcall(settingsOf, options);
 	if (!valid) error(settings, 2);
-	const stats: Stats = { Submitted: 0, Written: 0, Failed: 0, Dropped: 0 };
+	const stats: Stats = { Submitted: 0, Written: 0, Failed: 0, Dropped: 0, Refused: 0 };
 	const stages = {} as { -readonly [K in keyof Stages]: Stages[K] };
 	const context: StageContext = { kernel, settings, stats, stages, removals: new Removals(kernel) };
 	const own = options.Stages ?? {};

@@ -3,6 +3,7 @@
 export { Leaderboards, attach } from "./attach";
 export { MemoryStore, MemoryStoreOptions, memoryStoreBackend } from "./backends/MemoryStore";
 export { OrderedStores, orderedDataStoreBackend } from "./backends/OrderedDataStore";
+export { FormatOptions, SHORT_SUFFIXES, format } from "./format";
 export * from "./types/public";
 export * from "./types/stages";
 export type { Period, PeriodRule, ResetSchedule, Weekday } from "./types/periods";

@@ -22,3 +22,8 @@ export * from "./types/merge/keepBest";
 export * from "./types/merge/keepNewest";
 export * from "./types/merge/sum";
 export * from "./types/drain";
+export * from "./types/encodings/encoding";
+export * from "./types/encodings/encodingOf";
+export * from "./types/encodings/plain";
+export * from "./types/encodings/big";
+export * from "./types/encodings/earliest";

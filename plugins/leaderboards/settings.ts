@@ -14,10 +14,10 @@ import {
 	ResetSchedule,
 	Settings,
 	WEEKDAYS,
+	MAX_DOUBLE,
 	Store,
 	ruleOf,
 	shown,
-	storageName,
 } from "./types";
 
 /** The documented defaults. */
@@ -35,6 +35,7 @@ export const DEFAULTS = {
 	CacheSeconds: 60,
 	VisibleTop: 10,
 	SharePages: true,
+	Values: "Plain",
 } as const;
 
 const OPTION_KEYS = new Set([
@@ -71,6 +72,12 @@ const BOARD_KEYS = new Set([
 	"Retention",
 	"Backend",
 	"VisibleTop",
+	"Values",
+	"TieBreak",
+	"MinValue",
+	"MaxValue",
+	"MaxAddedPerMinute",
+	"Validate",
 ]);
 const STAGE_KEYS = new Set([
 	"Queue",
@@ -202,14 +209,74 @@ function backendOf(field: string, backend: unknown): Backend {
 	return b;
 }
 
-// A board the backend can hold: a Sum board's writes, and its longest storage name (a Reset board's holds the longest period id).
-function fits(config: BoardFields, backend: Backend) {
-	const field = `options.Boards.${config.Name}`;
-	if (config.Sum && !callable(backend.set) && backend.sums !== true)
+// A board the backend can hold: a Sum board's writes, its longest storage name (a Reset board's holds the
+// longest period id), and bounds within what its encoding stores (a narrower range than the game wrote would
+// refuse values it meant to take).
+function fits(board: Board) {
+	const field = `options.Boards.${board.Name}`;
+	const backend = board.Store.backend;
+	if (board.Sum && !callable(backend.set) && backend.sums !== true)
 		fail(`${field}.Sum`, "needs a backend with set() or sums = true", true);
-	const longest = storageName(config.Name, config.Period ? string.rep("0", PERIOD_ID_LENGTH) : undefined);
+	// A sum of encoded numbers is no encoded sum: the updater decodes, adds and encodes.
+	if (board.Sum && !board.Encoding.Identity && !callable(backend.set))
+		fail(`${field}.Values`, "on a Sum board needs a backend with set() where the store holds integers", "Big");
+	const longest = board.storageFor(board.Period ? string.rep("0", PERIOD_ID_LENGTH) : undefined);
 	const refusal = backend.refuseName?.(longest);
 	if (refusal !== undefined) refuse(`${field} ${refusal}`);
+	const limit = board.Encoding.Limit;
+	const where = board.TieBreak
+		? ` with TieBreak on ${board.Period ? `a ${board.Period.Reset}` : "an all-time"} board`
+		: "";
+	for (const [name, bound] of [
+		["MinValue", board.MinValue],
+		["MaxValue", board.MaxValue],
+	] as const)
+		if (bound !== undefined && math.abs(bound) > limit)
+			fail(`${field}.${name}`, `is past what the board stores (±${limit}${where})`, bound);
+}
+
+// A bound: a finite number, or none.
+function bound(field: string, value: unknown): number | undefined {
+	if (value === undefined) return undefined;
+	if (!typeIs(value, "number") || value !== value || math.abs(value) === math.huge)
+		fail(field, "must be a finite number", value);
+	return value;
+}
+
+// What a board stores (Values, TieBreak) and what submit refuses (the bounds, Validate).
+function valueOptions(field: string, c: BoardConfig, sum: boolean, keepBest: boolean) {
+	const values = c.Values ?? DEFAULTS.Values;
+	if (values !== "Plain" && values !== "Big") fail(`${field}.Values`, 'must be "Plain" or "Big"', values);
+	const tieBreak = c.TieBreak;
+	if (tieBreak !== undefined) {
+		if (tieBreak !== "Earliest") fail(`${field}.TieBreak`, 'must be "Earliest"', tieBreak);
+		if (values === "Big") fail(`${field}.TieBreak`, 'needs whole values: not with Values = "Big"', tieBreak);
+		if (sum || !keepBest)
+			fail(
+				`${field}.TieBreak`,
+				`applies only to a keep-best board (not ${sum ? "Sum" : "KeepBest = false"})`,
+				tieBreak,
+			);
+	}
+	const min = bound(`${field}.MinValue`, c.MinValue);
+	const max = bound(`${field}.MaxValue`, c.MaxValue);
+	if (min !== undefined && max !== undefined && min > max)
+		fail(`${field}.MinValue`, `is above MaxValue (${max})`, min);
+	if (!sum && c.MaxAddedPerMinute !== undefined)
+		fail(`${field}.MaxAddedPerMinute`, "applies only to a Sum board", c.MaxAddedPerMinute);
+	if (c.Validate !== undefined && !callable(c.Validate))
+		fail(`${field}.Validate`, "must be a function (key, value, previous) -> true or a reason", c.Validate);
+	return {
+		Values: values,
+		TieBreak: tieBreak,
+		MinValue: min,
+		MaxValue: max,
+		MaxAddedPerMinute:
+			c.MaxAddedPerMinute === undefined
+				? undefined
+				: positive(`${field}.MaxAddedPerMinute`, c.MaxAddedPerMinute, 0),
+		Validate: c.Validate,
+	};
 }
 
 function board(name: string, config: unknown): BoardFields {
@@ -226,7 +293,9 @@ function board(name: string, config: unknown): BoardFields {
 	const ascending = flag(`${field}.Ascending`, c.Ascending, DEFAULTS.Ascending);
 	const keepBest = flag(`${field}.KeepBest`, c.KeepBest, DEFAULTS.KeepBest);
 	const negativeDeltas = flag(`${field}.NegativeDeltas`, c.NegativeDeltas, false);
+	const stored = valueOptions(field, c, sum, keepBest);
 	return {
+		...stored,
 		Name: name,
 		Ascending: ascending,
 		KeepBest: keepBest,
@@ -234,7 +303,7 @@ function board(name: string, config: unknown): BoardFields {
 		CacheSeconds: positive(`${field}.CacheSeconds`, c.CacheSeconds, DEFAULTS.CacheSeconds),
 		Sum: sum,
 		NegativeDeltas: negativeDeltas,
-		Rule: ruleOf(keepBest, ascending, sum, negativeDeltas),
+		Rule: ruleOf(keepBest, ascending, sum, negativeDeltas, stored.Values === "Big" ? MAX_DOUBLE : undefined),
 		// Off unless set.
 		RefreshSeconds:
 			c.RefreshSeconds === undefined ? undefined : positive(`${field}.RefreshSeconds`, c.RefreshSeconds, 0),
@@ -284,13 +353,14 @@ function boardsOf(
 		const own = (options.Boards as Record<string, BoardConfig>)[name].Backend;
 		const field = `options.Boards.${name}.Backend`;
 		const backend = own === undefined ? attached.backend : backendOf(field, own);
-		fits(config, backend);
 		let store = stores.get(backend);
 		if (!store) {
 			store = new Store(backend, field, attached.clock, attached.requestSeconds);
 			stores.set(backend, store);
 		}
-		boards.set(name, new Board(config, store, unixTime));
+		const board = new Board(config, store, unixTime);
+		fits(board);
+		boards.set(name, board);
 	}
 	return boards;
 }

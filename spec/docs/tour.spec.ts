@@ -16,6 +16,8 @@ interface Tour {
 	memoryStore(this: void, kernel: Kernel): Leaderboards;
 	backendPerBoard(this: void, kernel: Kernel): Leaderboards;
 	drained(this: void, kernel: Kernel, report: (line: string) => void): void;
+	bigAndBounded(this: void, kernel: Kernel, report: (line: string) => void): Leaderboards;
+	display(this: void, value: number): LuaTuple<[string, string]>;
 }
 
 const WINDOW = 16; // the first flush window, FlushSeconds (15) after the first submit
@@ -125,5 +127,34 @@ describeGate("the calls the docs show", () => {
 		expect(reported).toEqual(["board drain incomplete: leaderboard shutdown flush made no progress (1 left)"]);
 		const [, drain] = boards.destroy();
 		expect((drain as ShutdownResult).Complete).toBe(false);
+	});
+
+	it("big numbers, the earliest of a tie first, bounds and their trail, a value for display", () => {
+		gate!.reset();
+		const kernel = new Kernel({ bindToClose: false });
+		const reported = new Array<string>();
+		const boards = tour().bigAndBounded(kernel, (line) => reported.push(line));
+		kernel.start();
+		boards.submit("Coins", "7", 1.23e45);
+		boards.submit("FirstTo1000", "9", 1000);
+		task.wait(20); // "9" is written in the first window, "8" in a later one
+		boards.submit("FirstTo1000", "8", 1000);
+		expect(boards.submit("Kills", "7", 2 ** 50)).toBe(false);
+		expect(boards.submit("Gems", "7", 3)).toBe(false);
+		expect(boards.submit("Gems", "7", 5000)).toBe(true);
+		expect(boards.submit("Gems", "7", 5)).toBe(false);
+		task.wait(WINDOW);
+		expect(reported).toEqual([
+			"Kills: refused 1125899906842624 for 7 (above MaxValue)",
+			"Gems: refused 3 for 7 (gems come in fives)",
+			"Gems: refused 5 for 7 (over MaxAddedPerMinute)",
+		]);
+		const coins = boards.top("Coins")[0].Value;
+		expect(math.abs(coins - 1.23e45) <= 1.23e45 * 2 ** -42).toBe(true);
+		// Stored first, ranked first, though "8" sorts before "9".
+		expect(boards.top("FirstTo1000").map((entry) => entry.Key)).toEqual(["9", "8"]);
+		expect(boards.Stats.Refused).toBe(3);
+		expect([...tour().display(coins)]).toEqual(["1.23 QaDe", "1.23e45"]);
+		kernel.stop();
 	});
 });

@@ -241,7 +241,7 @@ describe("flush windows", () => {
 			for (let i = 1; i <= 4; i++) boards.submit("Kills", `k${i}`, 10);
 			task.delay(0.5, () => boards.submit("Kills", "k1", 7));
 			expect(boards._flush()).toEqual({ Attempted: 4, Written: 3, Failed: 1, Budget: 30 });
-			expect(boards.Stats).toEqual({ Submitted: 5, Written: 3, Failed: 1, Dropped: 0 });
+			expect(boards.Stats).toEqual({ Submitted: 5, Written: 3, Failed: 1, Dropped: 0, Refused: 0 });
 			expect(backend.get("Kills", "k1")).toBeUndefined();
 			expect(boards._flush().Written).toBe(1);
 			expect(backend.get("Kills", "k1")).toBe(10);
@@ -261,7 +261,7 @@ describe("flush windows", () => {
 			expect(boards._flush().Attempted).toBe(0);
 			task.wait(3); // the first write lands late (within its hold), and counts in Written
 			expect(backend.get("Kills", "a")).toBe(10);
-			expect(boards.Stats).toEqual({ Submitted: 3, Written: 2, Failed: 1, Dropped: 0 });
+			expect(boards.Stats).toEqual({ Submitted: 3, Written: 2, Failed: 1, Dropped: 0, Refused: 0 });
 			expect(boards._flush().Written).toBe(1);
 			expect(backend.get("Kills", "a")).toBe(12);
 		});

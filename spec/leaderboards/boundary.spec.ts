@@ -38,7 +38,7 @@ describe("submit() says why it refused", () => {
 			"past 2^53",
 			2 ** 60,
 			-(2 ** 60),
-			"submit refused, the value is outside ±2^53 (got 1152921504606847000: a double holds integers exactly only that far)",
+			'submit refused, the value is outside ±2^53 (got 1152921504606847000: a double holds integers exactly only that far; Values = "Big" takes any finite number)',
 		],
 	];
 	for (const [name, first, second, warning] of KINDS) {

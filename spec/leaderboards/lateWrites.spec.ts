@@ -49,7 +49,7 @@ describe("late answers", () => {
 		expect(queue.pending()).toBe(0);
 		expect(boards._flush().Attempted).toBe(0);
 		expect(backend.get("Level", "a")).toBe(10);
-		expect(boards.Stats).toEqual({ Submitted: 1, Written: 1, Failed: 1, Dropped: 0 });
+		expect(boards.Stats).toEqual({ Submitted: 1, Written: 1, Failed: 1, Dropped: 0, Refused: 0 });
 	});
 
 	it("Sum: a late success is subtracted from the re-queued sum, so each kill counts once", () => {
@@ -108,7 +108,7 @@ describe("late answers", () => {
 		task.wait(8);
 		expect(backend.get("Kills", "a")).toBeUndefined();
 		expect(queue.pending()).toBe(1);
-		expect(boards.Stats).toEqual({ Submitted: 1, Written: 0, Failed: 1, Dropped: 0 });
+		expect(boards.Stats).toEqual({ Submitted: 1, Written: 0, Failed: 1, Dropped: 0, Refused: 0 });
 		expect(boards._flush().Written).toBe(1);
 		expect(backend.get("Kills", "a")).toBe(1);
 	});
@@ -142,7 +142,7 @@ describe("a write that never returns", () => {
 		task.wait(16); // given up at 25 s; the next window comes FlushSeconds later, at 40 s
 		expect(windows).toBe(2);
 		expect(backend.get("Kills", "a")).toBe(12);
-		expect(boards.Stats).toEqual({ Submitted: 2, Written: 1, Failed: 1, Dropped: 0 });
+		expect(boards.Stats).toEqual({ Submitted: 2, Written: 1, Failed: 1, Dropped: 0, Refused: 0 });
 		expect(kernel.get<QueueStage>("Leaderboards.Queue").pending()).toBe(0);
 	});
 

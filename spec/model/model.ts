@@ -35,6 +35,14 @@ export interface BoardKind {
 	readonly merge: (held: number | undefined, incoming: number) => number;
 	/** An hourly board: each hour is stored apart (`board@2027-01-01T00`), checked as its own keys. */
 	readonly hourly?: boolean;
+	/** Where the board is stored on a backend, when not under its name (an encoded board: `Big#Big`). */
+	readonly storage?: (backend: string) => string;
+	/** The value a stored number holds on a backend, by the model's own reading (default: the number itself). */
+	readonly decode?: (stored: number, backend: string) => number;
+	/** A stored number no write of the board could hold (a tie-break's second outside the run), or undefined. */
+	readonly odd?: (stored: number) => string | undefined;
+	/** The values submitted (default: whole numbers 0 to 10,000). */
+	readonly draw?: (random: Random) => number;
 }
 
 const keepBest = (name: string, ascending: boolean): BoardKind => ({
@@ -63,8 +71,49 @@ const sum = (name: string): BoardKind => ({
 // year) ends, so values submitted before the roll are written after it.
 const hourly: BoardKind = { ...keepBest("Hourly", false), config: { Reset: "Hourly" }, hourly: true };
 
+// A Big board: any magnitude to 1e300. On OrderedDataStores a code of the exponent and 42 mantissa bits
+// (read back here by the model's own formula), so a value comes back within 2^-42 of what was accepted.
+const BIG_STEP = 2 ** 41;
+const near = (a: number, b: number) => math.abs(a - b) <= math.abs(b) * 2 ** -42;
+const big: BoardKind = {
+	...keepBest("Big", false),
+	config: { Values: "Big" },
+	storage: (backend) => (backend === "OrderedDataStore" ? "Big#Big" : "Big"),
+	decode: (stored, backend) =>
+		backend !== "OrderedDataStore" || stored <= 0
+			? stored
+			: math.ldexp(BIG_STEP + ((stored - 1) % BIG_STEP), math.floor((stored - 1) / BIG_STEP) - 1073 - 42),
+	possible: (stored, accepted) => {
+		for (const value of accepted) if (near(stored, value)) return true;
+		return false;
+	},
+	covers: (stored, best) => stored >= best || near(stored, best),
+	draw: (random) => random.NextNumber(1, 10) * 10 ** random.NextInteger(0, 300),
+};
+
+// A tie-break board: value x 10^9 + the second stored, counted down from 2025-01-01 + 10^9 s.
+const TIE_SPAN = 1e9;
+const TIE_END = 1_735_689_600 + TIE_SPAN;
+const first: BoardKind = {
+	...keepBest("First", false),
+	config: { TieBreak: "Earliest" },
+	storage: () => "First#Earliest",
+	decode: (stored) => math.floor(stored / TIE_SPAN),
+	odd: (stored) => {
+		const at = TIE_END - 1 - (stored % TIE_SPAN);
+		return at < START || at > os.time() ? `a time of ${at}, outside the run` : undefined;
+	},
+};
+
 /** The board kinds every seed runs. */
-export const BOARD_KINDS: BoardKind[] = [keepBest("High", false), keepBest("Low", true), sum("Total"), hourly];
+export const BOARD_KINDS: BoardKind[] = [
+	keepBest("High", false),
+	keepBest("Low", true),
+	sum("Total"),
+	hourly,
+	big,
+	first,
+];
 
 /** Where runs start on the calendar: 40 s before 2027-01-01T00:00 UTC. */
 const START = 1_798_761_600 - 40;
@@ -348,7 +397,7 @@ export function runSeed(gate: HeadlessGate, seed: number, backendKind: BackendKi
 				continue;
 			}
 			const [subject, key] = keyFor(server);
-			const value = random.NextInteger(0, 10_000);
+			const value = kind.draw ? kind.draw(random) : random.NextInteger(0, 10_000);
 			submits += 1;
 			if (server.boards.submit(kind.name, subject as string, value)) {
 				acceptedCount += 1;
@@ -423,9 +472,18 @@ export function runSeed(gate: HeadlessGate, seed: number, backendKind: BackendKi
 	// The universe's shutdown at the end may meet a fault too.
 	faults.plan(started + duration, shutdownSeconds);
 
-	// What a board holds, as the model keys it: an hourly board's hours, each key as key@hour.
+	// What a board holds, as the model keys it: an hourly board's hours, each key as key@hour; an encoded
+	// board's values decoded (odd numbers, a violation).
 	const storedOf = (kind: BoardKind) => {
-		if (!kind.hourly) return backendKind.stored(gate, kind.name);
+		if (!kind.hourly) {
+			const stored = backendKind.stored(gate, kind.storage?.(backendKind.name) ?? kind.name);
+			for (const [key, raw] of stored) {
+				const odd = kind.odd?.(raw);
+				if (odd !== undefined) violate(`${kind.name} ${key} holds ${raw}: ${odd}`);
+				if (kind.decode) stored.set(key, kind.decode(raw, backendKind.name));
+			}
+			return stored;
+		}
 		const stored = new Map<string, number>();
 		for (const unix of [START, START + 3600]) {
 			const hour = hourOf(unix);

@@ -1,7 +1,11 @@
 import { rangeOf, rowsOf, valuesOf } from "./answers";
+import { TIE_EPOCH } from "./encodings/earliest";
+import { Codec, Encoding, TieBreakRule, ValueKind } from "./encodings/encoding";
+import { encodingOf } from "./encodings/encodingOf";
 import { MergeRule } from "./merge/rule";
 import { PeriodRule, periodAt, previousPeriod, readPlace, storageName } from "./periods";
 import { BackendRange, BackendRow } from "./public";
+import { PendingWrite } from "./stages";
 import { Store } from "./store";
 import { Warnings } from "./warnings";
 
@@ -31,6 +35,17 @@ export class Board {
 	readonly Retention: number;
 	/** The top rows whose changes are written promptly and announced; 0: none. */
 	readonly VisibleTop: number;
+	/** "Big": any finite number; "Plain": as the store holds them. */
+	readonly Values: ValueKind;
+	/** "Earliest": equal values rank by who stored first; undefined: as the store orders them. */
+	readonly TieBreak?: TieBreakRule;
+	/** Bounds submit() checks; undefined: none. */
+	readonly MinValue?: number;
+	readonly MaxValue?: number;
+	readonly MaxAddedPerMinute?: number;
+	readonly Validate?: (key: string, value: number, previous: number | undefined) => unknown;
+	/** How values are stored (from Values, TieBreak and the store): writes encode, reads decode. */
+	readonly Encoding: Encoding;
 	private readonly warnings = new Warnings();
 
 	constructor(
@@ -51,6 +66,13 @@ export class Board {
 		this.RefreshSeconds = fields.RefreshSeconds;
 		this.Retention = fields.Retention;
 		this.VisibleTop = fields.VisibleTop;
+		this.Values = fields.Values;
+		this.TieBreak = fields.TieBreak;
+		this.MinValue = fields.MinValue;
+		this.MaxValue = fields.MaxValue;
+		this.MaxAddedPerMinute = fields.MaxAddedPerMinute;
+		this.Validate = fields.Validate;
+		this.Encoding = encodingOf(fields.Values, fields.TieBreak, fields.Period, fields.Ascending, Store.integers);
 	}
 
 	/**
@@ -60,7 +82,8 @@ export class Board {
 	 * caller of place()) for a period the board does not have.
 	 */
 	place(which: unknown, level: number): LuaTuple<[string, string | undefined]> {
-		return readPlace(this.Name, this.Period, which, this.unixTime, level + 1);
+		const [, periodId] = readPlace(this.Name, this.Period, which, this.unixTime, level + 1);
+		return $tuple(this.storageFor(periodId), periodId);
 	}
 
 	/** Where the current period's values are stored (the board's name on an all-time board). */
@@ -75,30 +98,68 @@ export class Board {
 
 	/** The period id a storage name of this board holds; undefined for the board's own (all-time) name. */
 	periodOf(store: string): string | undefined {
-		return store === this.Name ? undefined : store.sub(this.Name.size() + 2);
+		const base = this.Name + this.Encoding.Tag;
+		return store === base ? undefined : store.sub(base.size() + 2);
 	}
 
-	/** Where a period's values are stored ("Kills@2026-12-06"); the board's name for no period. */
+	/**
+	 * Where a period's values are stored ("Kills@2026-12-06"); the board's name for no period. An
+	 * encoding that changes the stored numbers is part of it ("Kills#Big", "Kills#Earliest@2026-12-06").
+	 */
 	storageFor(periodId: string | undefined): string {
-		return storageName(this.Name, periodId);
+		return storageName(this.Name + this.Encoding.Tag, periodId);
 	}
 
 	/**
 	 * Yields. Up to count rows of a storage name, best first, as the store ranks them (answers
-	 * checked: answers.ts). `shared`: the read refreshes a page every server shares.
+	 * checked: answers.ts), decoded. `shared`: the read refreshes a page every server shares.
 	 */
 	sorted(store: string, count: number, shared = false): BackendRow[] | undefined {
-		return rowsOf(this.Store.sorted(store, this.Ascending, count, shared), this.Ascending, this.warn);
+		const rows = rowsOf(this.Store.sorted(store, this.Ascending, count, shared), this.Ascending, this.warn);
+		return rows && this.decoded(rows);
 	}
 
-	/** Yields. Stored values of keys, missing ones left out; undefined when the read failed. */
+	/** Yields. Stored values of keys, missing ones left out, decoded; undefined when the read failed. */
 	scores(store: string, keys: string[]): Map<string, number> | undefined {
-		return valuesOf(this.Store.scores(store, keys), this.warn);
+		const values = valuesOf(this.Store.scores(store, keys), this.warn);
+		if (values === undefined || this.Encoding.Identity) return values;
+		for (const [key, stored] of values) values.set(key, this.Encoding.decode(stored));
+		return values;
 	}
 
-	/** Yields. The rows nearest `key` stored at `value`, on each side; undefined when the read failed or was refused. */
+	/**
+	 * Yields. The rows nearest `key` holding `value`, on each side, decoded; undefined when the read failed or
+	 * was refused. The store is asked at the best number `value` can be stored as (a tie-break's first second),
+	 * so equal values fall behind the subject, as on any store that splits at a value.
+	 */
 	around(store: string, value: number, count: number, key: string): BackendRange | undefined {
-		return rangeOf(this.Store.around(store, this.Ascending, value, count, key), this.Ascending, this.warn);
+		const at = this.Encoding.encode(value, 0);
+		const range = rangeOf(this.Store.around(store, this.Ascending, at, count, key), this.Ascending, this.warn);
+		return range && { Ahead: this.decoded(range.Ahead), Behind: this.decoded(range.Behind) };
+	}
+
+	/**
+	 * A write's encoding, the time bound (a tie-break's second within the board's span: its period's, or
+	 * since TIE_EPOCH); undefined when values are stored as they are.
+	 */
+	codecFor(write: PendingWrite): Codec | undefined {
+		const encoding = this.Encoding;
+		if (encoding.Identity) return undefined;
+		let since = 0;
+		if (encoding.Kind === "Earliest") {
+			const now = this.unixTime();
+			// The span of the period the value was submitted in, found from its end.
+			const start = this.Period ? periodAt(this.Period, (write.PeriodEnd ?? now + 1) - 1).Start : TIE_EPOCH;
+			since = now - start;
+		}
+		return { encode: (value) => encoding.encode(value, since), decode: encoding.decode };
+	}
+
+	// Rows a store returned (fresh tables, from answers.ts), their values decoded in place.
+	private decoded(rows: BackendRow[]): BackendRow[] {
+		if (this.Encoding.Identity) return rows;
+		for (const row of rows) row.Value = this.Encoding.decode(row.Value);
+		return rows;
 	}
 
 	private readonly warn = (kind: string, message: string) => this.warnings.once(this.Name, kind, message);
@@ -119,4 +180,10 @@ export type BoardFields = Pick<
 	| "RefreshSeconds"
 	| "Retention"
 	| "VisibleTop"
+	| "Values"
+	| "TieBreak"
+	| "MinValue"
+	| "MaxValue"
+	| "MaxAddedPerMinute"
+	| "Validate"
 >;

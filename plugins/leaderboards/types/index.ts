@@ -12,3 +12,8 @@ export * from "./merge/keepBest";
 export * from "./merge/keepNewest";
 export * from "./merge/sum";
 export * from "./drain";
+export * from "./encodings/encoding";
+export * from "./encodings/encodingOf";
+export * from "./encodings/plain";
+export * from "./encodings/big";
+export * from "./encodings/earliest";

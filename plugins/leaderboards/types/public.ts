@@ -65,6 +65,30 @@ export interface BoardConfig {
 	 * store the same backend table.
 	 */
 	Backend?: Backend;
+	/**
+	 * "Big": any finite number, -1.8e308 to 1.8e308 (simulator coins past 2^53). On OrderedDataStores it is stored
+	 * as an integer code keeping 42 significant bits (within 2.3e-13 of the value), on MemoryStore as the number
+	 * itself. A Big board on OrderedDataStores is stored apart ("Kills#Big"). Default "Plain": numbers as they are,
+	 * within ±2^53.
+	 */
+	Values?: "Plain" | "Big";
+	/**
+	 * "Earliest" (keep-best boards): equal values rank by who stored the value first, across servers, by folding
+	 * the time into the stored number. Whole values within a range the board's period sets (all-time ±9,007,198;
+	 * Daily ±90,071,992,546). Stored apart ("Kills#Earliest"). Default none: ties rank as the store orders them.
+	 */
+	TieBreak?: "Earliest";
+	/** submit() refuses values below it (false, a warning, Leaderboard.Refused). Default none. */
+	MinValue?: number;
+	/** submit() refuses values above it (false, a warning, Leaderboard.Refused). Default none. */
+	MaxValue?: number;
+	/** Sum boards: submit() refuses a value that would take what one key added on this server this clock minute past it. Default none. */
+	MaxAddedPerMinute?: number;
+	/**
+	 * The game's own check, after every other: true accepts, a string refuses with that reason. `previous` is the
+	 * value queued for the key (nil when none is). Called with a dot; must not yield. Default none.
+	 */
+	Validate?: (key: string, value: number, previous: number | undefined) => true | string;
 }
 
 /**
@@ -197,6 +221,8 @@ export interface Stats {
 	Failed: number;
 	/** Values dropped after MaxWriteAttempts consecutive failed windows. */
 	Dropped: number;
+	/** Submits a board refused (a value or subject it cannot take, a bound, Validate); not an unknown board's, nor after destroy(). */
+	Refused: number;
 }
 
 /** What destroy() returns, frozen and shared by every caller. */
@@ -236,6 +262,8 @@ export const Topics = {
 	Draining: "Leaderboard.Draining",
 	/** (result: ShutdownResult): the drain ended. */
 	Drained: "Leaderboard.Drained",
+	/** (board, key, value, reason): a board refused a submit (key nil when the subject had none). */
+	Refused: "Leaderboard.Refused",
 } as const;
 
 /** What one flush window did. */
@@ -270,5 +298,7 @@ declare module "../../../kernel/Bus" {
 		"Leaderboard.Draining": [];
 		/** The drain ended. */
 		"Leaderboard.Drained": [result: ShutdownResult];
+		/** A board refused a submit: why, in `reason` ("below MinValue", Validate's own text); key nil when the subject had none. */
+		"Leaderboard.Refused": [board: string, key: string | undefined, value: unknown, reason: string];
 	}
 }

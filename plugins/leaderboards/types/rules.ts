@@ -1,5 +1,6 @@
 import { MAX_EXACT_INTEGER, MergeRule } from "./merge/rule";
 import { Board } from "./board";
+import { Codec } from "./encodings/encoding";
 import { PendingWrite } from "./stages";
 
 // The domain rules, each in exactly one place: every stage (and a game's own
@@ -62,21 +63,19 @@ export function subjectKey(subject: unknown): SubjectKey {
 	return $tuple(undefined, subject === undefined ? "nil" : `a ${typeOf(subject)}`);
 }
 
-/** Why a value cannot be queued, or undefined when it can. */
-export function refuseValue(value: unknown, integersOnly: boolean): string | undefined {
+/**
+ * Why a value cannot be queued, or undefined when it can: within ±limit (2^53 unless a board's
+ * encoding says otherwise; past it "outside ±2^53" or "outside the board's range").
+ */
+export function refuseValue(value: unknown, integersOnly: boolean, limit = MAX_EXACT_INTEGER): string | undefined {
 	// The common case first, in one type check and a range (NaN and ±inf fall outside it).
-	if (
-		typeIs(value, "number") &&
-		value >= -MAX_EXACT_INTEGER &&
-		value <= MAX_EXACT_INTEGER &&
-		(!integersOnly || value % 1 === 0)
-	)
+	if (typeIs(value, "number") && value >= -limit && value <= limit && (!integersOnly || value % 1 === 0))
 		return undefined;
 	if (!typeIs(value, "number")) return "not a number";
 	if (value !== value) return "NaN";
 	if (value === math.huge || value === -math.huge) return "infinite";
 	if (integersOnly && value % 1 !== 0) return "fractional";
-	if (math.abs(value) > MAX_EXACT_INTEGER) return "outside ±2^53";
+	if (math.abs(value) > limit) return limit === MAX_EXACT_INTEGER ? "outside ±2^53" : "outside the board's range";
 	return undefined;
 }
 
@@ -109,14 +108,17 @@ export function storeOf(write: PendingWrite): string {
 /**
  * The UpdateAsync-shaped updater for a write: what the board's rule writes over
  * the stored value (nil: no write), and nil once the Flusher gave up on
- * `write` (Superseded).
+ * `write` (Superseded). With a `codec` the store holds encoded numbers: the
+ * stored one is decoded, the rule applied to game values, the result encoded.
  */
-export function updaterFor(value: number, rule: MergeRule, write?: PendingWrite) {
+export function updaterFor(value: number, rule: MergeRule, write?: PendingWrite, codec?: Codec) {
 	return (stored: number | undefined): number | undefined => {
 		// Given up on: a later write of the key carries this value.
 		if (write?.Superseded) return undefined;
-		const result = rule.write(stored, value);
-		// What the store holds once this transform's write commits (the last run is the one that does).
+		const old = stored === undefined || !codec ? stored : codec.decode(stored);
+		const written = rule.write(old, value);
+		const result = written === undefined || !codec ? written : codec.encode(written);
+		// What the store holds (encoded) once this transform's write commits: the last run is the one that does.
 		if (write) write.Stored = result ?? stored;
 		return result;
 	};
@@ -124,8 +126,11 @@ export function updaterFor(value: number, rule: MergeRule, write?: PendingWrite)
 
 /**
  * One pending write through its board's backend, to the storage name it
- * carries: submit (a Sum board's only where the backend declares sums), else
- * set with the board's updater. Returns what the backend returned.
+ * carries: submit (a Sum board's only where the backend declares sums and
+ * stores the values as they are), else set with the board's updater. submit
+ * gets the encoded value: the rules it applies (keep-best, newest) hold on
+ * encoded numbers too, since every encoding keeps order; a sum does not, so
+ * an encoded Sum board writes through set. Returns what the backend returned.
  */
 export function writeThrough(board: Board, write: PendingWrite): unknown {
 	const name = storeOf(write);
@@ -133,18 +138,19 @@ export function writeThrough(board: Board, write: PendingWrite): unknown {
 	const backend = store.backend;
 	const rule = board.Rule;
 	const record = store.writeOf(write, rule);
+	const codec = board.codecFor(write);
 	// The design document's flags, then the rule itself (record.Rule) for a backend that reads it.
-	if (store.submits(rule))
+	if (store.submits(rule) && (codec === undefined || rule.Kind !== "Sum"))
 		return backend.submit!(
 			name,
 			write.Key,
-			write.Value,
+			codec ? codec.encode(write.Value) : write.Value,
 			rule.Kind !== "KeepNewest",
 			rule.Ascending,
 			rule.Kind === "Sum",
 			record,
 		);
-	const updater = updaterFor(write.Value, rule, write);
+	const updater = updaterFor(write.Value, rule, write, codec);
 	return backend.set!(name, write.Key, updater, record);
 }
 

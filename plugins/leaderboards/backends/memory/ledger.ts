@@ -26,6 +26,7 @@ export function sumItem(
 	doubted: ReadonlyArray<[write: string, delta: number]>,
 	server: string,
 	write: string,
+	limit?: number,
 ): SumItem | undefined {
 	const item = typeIs(old, "table") ? (old as SumItem) : undefined;
 	const total = item ? item.Total : typeIs(old, "number") ? old : 0;
@@ -37,7 +38,7 @@ export function sumItem(
 	for (const [id, carried] of doubted) if (id === last) counted = carried;
 	const kept: Array<[string, string]> = [[server, write]];
 	for (const entry of writers) if (entry[0] !== server && kept.size() < WRITERS_KEPT) kept.push(entry);
-	return { Total: sumOf(total, delta - counted), Writers: kept };
+	return { Total: sumOf(total, delta - counted, limit), Writers: kept };
 }
 
 type Attempt = [write: string, delta: number];
@@ -53,12 +54,16 @@ export class Ledger {
 	private writes = 0;
 	private readonly doubts = new Map<string, Map<string, Attempt[]>>();
 
-	/** Starts an attempt of `delta` on board and key: its transform (the item, or undefined for no write), and its id. */
+	/**
+	 * Starts an attempt of `delta` on board and key: its transform (the item, or undefined for no write), and its
+	 * id. Totals stop at ±limit (the rule's: 2^53, or the largest double on a Big board).
+	 */
 	begin(
 		board: string,
 		key: string,
 		delta: number,
 		write?: PendingWrite,
+		limit?: number,
 	): LuaTuple<[(old: unknown) => SumItem | undefined, number]> {
 		const inDoubt = this.doubts.get(board) ?? new Map<string, Attempt[]>();
 		this.doubts.set(board, inDoubt);
@@ -69,7 +74,7 @@ export class Ledger {
 		// In doubt from the start: one the Flusher gives up on may land after a later attempt began.
 		inDoubt.set(key, [...doubted, [id, delta]]);
 		const server = this.server;
-		return $tuple((old: unknown) => sumItem(old, delta, doubted, server, id), this.writes);
+		return $tuple((old: unknown) => sumItem(old, delta, doubted, server, id, limit), this.writes);
 	}
 
 	/** Attempt `mine` succeeded and was not given up on: it and every earlier one are settled. */

@@ -20,8 +20,16 @@ function update(parts: MemoryParts, board: string, key: string, transform: Trans
 }
 
 // A Sum board's write: the item carries the total and the ledger that makes it exactly once.
-function sum(parts: MemoryParts, board: string, key: string, value: number, lifetime: number, write?: PendingWrite) {
-	const [item, attempt] = parts.ledger.begin(board, key, value, write);
+function sum(
+	parts: MemoryParts,
+	board: string,
+	key: string,
+	value: number,
+	lifetime: number,
+	write?: PendingWrite,
+	limit?: number,
+) {
+	const [item, attempt] = parts.ledger.begin(board, key, value, write, limit);
 	const sent = update(
 		parts,
 		board,
@@ -52,7 +60,7 @@ export function memoryWrites(parts: MemoryParts): Pick<Backend, "submit" | "remo
 					: parts.expiration;
 			// The rule as data on the write record; a call made the design document's way names it by its flags.
 			const rule = write?.Rule ?? ruleOf(keepBest, ascending, isSum);
-			if (rule.Kind === "Sum") return sum(parts, board, key, value, lifetime, write);
+			if (rule.Kind === "Sum") return sum(parts, board, key, value, lifetime, write, rule.Limit);
 			const updater = updaterFor(value, rule, write);
 			return update(
 				parts,

@@ -225,7 +225,9 @@ export class Flusher implements FlusherStage {
 		stages.Queue.settle(write, true);
 		if (!write.Record || write.Stored === undefined) return;
 		const board = settings.boards.get(write.Board)!;
-		kernel.Bus.publish(Topics.Record, write.Board, write.Key, write.Stored, board.periodOf(storeOf(write)));
+		// Stored is as the store holds it: the game's number is its decoding.
+		const value = board.codecFor(write)?.decode(write.Stored) ?? write.Stored;
+		kernel.Bus.publish(Topics.Record, write.Board, write.Key, value, board.periodOf(storeOf(write)));
 	}
 
 	// A failed write's value goes back to the queue; one past RequestSeconds keeps its key held.

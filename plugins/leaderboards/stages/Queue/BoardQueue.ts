@@ -38,8 +38,9 @@ export class BoardQueue {
 	until = -math.huge;
 
 	constructor(readonly board: Board) {
-		this.store = board.Name;
-		this.slots = this.slotsOf(board.Name);
+		// An all-time board's storage name (a Reset board's first submit finds its period's).
+		this.store = board.storageFor(undefined);
+		this.slots = this.slotsOf(this.store);
 	}
 
 	// The period's storage name at `now`; a board with nothing pending at the roll does no work until its next submit.

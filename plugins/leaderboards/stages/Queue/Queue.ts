@@ -1,5 +1,6 @@
 import { Logger } from "../../../../kernel";
 import {
+	Board,
 	PendingWrite,
 	QueueStage,
 	SUBJECTS,
@@ -15,19 +16,34 @@ import {
 	storeOf,
 } from "../../types";
 import { BoardQueue, Slot } from "./BoardQueue";
+import { Bounds } from "./bounds";
 import { restoreInto, settleIn } from "./returns";
 
 const log = Logger.scope("Leaderboards");
 
 // What submit() says of each kind of value it refuses (refuseValue's reasons), naming the first one seen.
-const VALUE_REFUSALS: Record<string, (value: unknown) => string> = {
+const VALUE_REFUSALS: Record<string, (value: unknown, board: Board) => string> = {
 	"not a number": (value) => `the value is not a number (got ${shown(value)}: submit a number)`,
 	NaN: () => "the value is NaN (a division by zero upstream?)",
 	infinite: (value) => `the value is ${value} (a division by zero upstream?)`,
-	fractional: () => "fractional (the store holds integers only: scale fractions (times in milliseconds))",
+	fractional: (_, board) =>
+		board.TieBreak
+			? "fractional (TieBreak stores whole numbers: scale fractions (times in milliseconds))"
+			: "fractional (the store holds integers only: scale fractions (times in milliseconds))",
 	"outside ±2^53": (value) =>
-		`the value is outside ±2^53 (got ${value}: a double holds integers exactly only that far)`,
+		`the value is outside ±2^53 (got ${value}: a double holds integers exactly only that far; Values = "Big" takes any finite number)`,
+	"outside the board's range": (value, board) =>
+		`the value is outside ±${board.Encoding.Limit} (got ${value}: TieBreak folds the time into the stored number, leaving this board that range)`,
 };
+
+// What submit() says of a value a board's own bounds refuse.
+function boundRefusal(reason: string, value: number, board: Board): string {
+	if (reason === "below MinValue") return `the value is below MinValue (got ${value}, MinValue ${board.MinValue})`;
+	if (reason === "above MaxValue") return `the value is above MaxValue (got ${value}, MaxValue ${board.MaxValue})`;
+	if (reason === "over MaxAddedPerMinute")
+		return `the key would add more than MaxAddedPerMinute (${board.MaxAddedPerMinute}) this minute (got ${value})`;
+	return `Validate refused the value (${reason})`;
+}
 
 /**
  * The submit queue: one pending value per board, storage name and key, the
@@ -43,6 +59,8 @@ export class Queue implements QueueStage {
 	readonly Name = "Leaderboards.Queue";
 	private readonly boards = new Map<string, BoardQueue>();
 	private readonly warnings = new Warnings();
+	/** The boards with bounds of their own (MinValue, MaxValue, MaxAddedPerMinute, Validate). */
+	private readonly bounds = new Map<string, Bounds>();
 	private readonly stats: Stats;
 	private readonly unixTime: () => number;
 	private total = 0;
@@ -51,6 +69,7 @@ export class Queue implements QueueStage {
 	constructor(private readonly context: StageContext) {
 		for (const [name, board] of context.settings.boards) {
 			this.boards.set(name, new BoardQueue(board));
+			if (Bounds.needed(board)) this.bounds.set(name, new Bounds(board, context.settings.clock));
 		}
 		this.stats = context.stats;
 		this.unixTime = context.settings.unixTime;
@@ -65,23 +84,33 @@ export class Queue implements QueueStage {
 			return false;
 		}
 		const config = queue.board;
-		const refusal = refuseValue(value, config.Store.integers);
-		if (refusal !== undefined) {
-			this.warnings.once(board, refusal, `submit refused, ${VALUE_REFUSALS[refusal](value)}`);
-			return false;
-		}
 		const [key, junk] = subjectKey(subject);
-		if (key === undefined) {
-			this.refused(board, `the subject is ${junk}`, `submit ${SUBJECTS}`);
-			return false;
-		}
+		const refusal = refuseValue(value, config.Encoding.Integers, config.Encoding.Limit);
+		if (refusal !== undefined)
+			return this.refused(board, key, value, refusal, VALUE_REFUSALS[refusal](value, config));
+		if (key === undefined)
+			return this.refused(
+				board,
+				key,
+				value,
+				`the subject is ${junk}`,
+				`the subject is ${junk} (submit ${SUBJECTS})`,
+			);
 		const ruled = config.Rule.refuse(value as number);
-		if (ruled) {
-			this.refused(board, ruled.reason, ruled.advice);
-			return false;
-		}
+		if (ruled) return this.refused(board, key, value, ruled.reason, `${ruled.reason} (${ruled.advice})`);
 		this.roll(queue);
 		let slot = queue.slots.get(key);
+		// Checked once, when the key first queues.
+		const keyRefusal = slot ? undefined : refuseKey(key, config.Store.maxKeyLength);
+		if (keyRefusal !== undefined)
+			return this.refused(board, key, value, keyRefusal, `${keyRefusal} (the store cannot hold such a key)`);
+		const bounds = this.bounds.get(board);
+		if (bounds) {
+			const bounded = bounds.refuse(key, value as number, slot?.remove === "only" ? undefined : slot?.value);
+			if (bounded !== undefined)
+				return this.refused(board, key, value, bounded, boundRefusal(bounded, value as number, config));
+			bounds.accepted(key, value as number);
+		}
 		if (slot) {
 			if (slot.remove === "only") {
 				// Submitted after a removal: written after it, whatever was stored.
@@ -89,12 +118,6 @@ export class Queue implements QueueStage {
 				slot.remove = "first";
 			} else slot.value = config.Rule.merge(slot.value, value as number);
 		} else {
-			// Checked once, when the key first queues.
-			const keyRefusal = refuseKey(key, config.Store.maxKeyLength);
-			if (keyRefusal !== undefined) {
-				this.refused(board, keyRefusal, "the store cannot hold such a key");
-				return false;
-			}
 			const periodEnd = config.Period ? queue.until : undefined;
 			slot = { store: queue.store, key, until: periodEnd, value: value as number, failures: 0 };
 			queue.enqueue(slot);
@@ -208,7 +231,11 @@ export class Queue implements QueueStage {
 		if (this.total === 1) this.context.kernel.Bus.publish(Topics.Pending);
 	}
 
-	private refused(board: string, reason: string, why: string) {
-		this.warnings.once(board, reason, `submit refused, ${reason} (${why})`);
+	// A board refused a submit: one warning per board and reason, counted, told on the Bus.
+	private refused(board: string, key: string | undefined, value: unknown, reason: string, message: string): false {
+		this.warnings.once(board, reason, `submit refused, ${message}`);
+		this.stats.Refused += 1;
+		this.context.kernel.Bus.publish(Topics.Refused, board, key, value, reason);
+		return false;
 	}
 }

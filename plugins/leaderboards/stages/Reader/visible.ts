@@ -20,9 +20,14 @@ export function visibleOf(config: Board, entries: ReadonlyArray<Entry>): Visible
 	return { top, values, threshold: full ? entries[config.VisibleTop - 1].Value : undefined };
 }
 
-/** A submitted value (a Sum board's added to the key's value on the page) enters the visible top. */
+/**
+ * A submitted value (a Sum board's added to the key's value on the page) enters the visible top, or
+ * on a keep-best board betters a visible key's value (a record players watch); other changes of
+ * visible keys (a sum's, the newest) show within FlushSeconds + CacheSeconds.
+ */
 export function enters(config: Board, visible: Visible, key: string, value: number): boolean {
-	if (visible.top.has(key)) return false;
+	const shown = visible.top.get(key);
+	if (shown !== undefined) return config.Rule.Kind === "KeepBest" && isBetter(value, shown, config.Ascending);
 	const candidate = config.Sum ? (visible.values.get(key) ?? 0) + value : value;
 	return visible.threshold === undefined || isBetter(candidate, visible.threshold, config.Ascending);
 }

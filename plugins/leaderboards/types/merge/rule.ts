@@ -19,6 +19,8 @@ export interface MergeRule {
 	readonly Kind: "KeepBest" | "KeepNewest" | "Sum";
 	/** Smaller values rank first. */
 	readonly Ascending: boolean;
+	/** A Sum rule's totals stop at ±Limit: 2^53, or the largest double on a Big board. */
+	readonly Limit?: number;
 	/** Which of two pending values for one key to keep; `incoming` is the newer. Ties keep it. */
 	readonly merge: (held: number, incoming: number) => number;
 	/** What to write over the stored value (undefined: none stored); undefined: no write. Pure, so a transform may rerun. */
@@ -36,7 +38,7 @@ export function isBetter(candidate: number, current: number, ascending: boolean)
 	return ascending ? candidate < current : candidate > current;
 }
 
-/** A sum that would leave ±2^53 stops there: a double counts exactly only that far. */
-export function sumOf(a: number, b: number): number {
-	return math.clamp(a + b, -MAX_EXACT_INTEGER, MAX_EXACT_INTEGER);
+/** A sum that would leave ±limit stops there: ±2^53 by default, as far as a double counts exactly. */
+export function sumOf(a: number, b: number, limit = MAX_EXACT_INTEGER): number {
+	return math.clamp(a + b, -limit, limit);
 }

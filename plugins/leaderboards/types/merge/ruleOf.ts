@@ -4,11 +4,17 @@ import { MergeRule } from "./rule";
 import { sum } from "./sum";
 
 /**
- * The rule a board's options name (Sum, else KeepBest, in its direction). Also
- * how a backend called the design document's way (keepBest, ascending, sum)
- * finds the rule those flags stand for.
+ * The rule a board's options name (Sum, else KeepBest, in its direction; a Big
+ * board's sums stop at `limit`). Also how a backend called the design
+ * document's way (keepBest, ascending, sum) finds the rule those flags stand for.
  */
-export function ruleOf(keepsBest: boolean, ascending: boolean, sums = false, negativeDeltas = false): MergeRule {
-	if (sums) return sum(ascending, negativeDeltas);
+export function ruleOf(
+	keepsBest: boolean,
+	ascending: boolean,
+	sums = false,
+	negativeDeltas = false,
+	limit?: number,
+): MergeRule {
+	if (sums) return sum(ascending, negativeDeltas, limit);
 	return keepsBest ? keepBest(ascending) : keepNewest(ascending);
 }

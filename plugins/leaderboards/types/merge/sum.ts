@@ -1,4 +1,4 @@
-import { MergeRule, sumOf } from "./rule";
+import { MAX_EXACT_INTEGER, MergeRule, sumOf } from "./rule";
 
 const NEGATIVE = {
 	reason: "negative value",
@@ -7,17 +7,18 @@ const NEGATIVE = {
 
 /**
  * Sum = true: each value adds to the stored total (kills, coins earned), within
- * ±2^53. The queue keeps one pending sum per key, a write adds it (pure: a
+ * ±limit (2^53; the largest double on a Big board). The queue keeps one pending sum per key, a write adds it (pure: a
  * transform that reruns adds once), and a late landing is subtracted from what
  * went back. Negative values subtract only with NegativeDeltas.
  */
-export function sum(ascending: boolean, negativeDeltas: boolean): MergeRule {
+export function sum(ascending: boolean, negativeDeltas: boolean, limit = MAX_EXACT_INTEGER): MergeRule {
 	return {
 		Kind: "Sum",
 		Ascending: ascending,
-		merge: (held, incoming) => sumOf(held, incoming),
-		write: (stored, value) => sumOf(stored ?? 0, value),
-		unlanded: (pending, landed) => sumOf(pending, -landed),
+		Limit: limit,
+		merge: (held, incoming) => sumOf(held, incoming, limit),
+		write: (stored, value) => sumOf(stored ?? 0, value, limit),
+		unlanded: (pending, landed) => sumOf(pending, -landed, limit),
 		covers: (_, pending) => pending === 0,
 		refuse: (value) => (value < 0 && !negativeDeltas ? NEGATIVE : undefined),
 	};
