@@ -35,6 +35,7 @@ export default defineConfig({
 				items: [
 					{ text: "API reference", link: "/reference" },
 					{ text: "How it works", link: "/how-it-works" },
+					{ text: "The manifest", link: "/manifest" },
 					{ text: "The demo", link: "/demo" },
 					{ text: "Benchmarks", link: "/benchmarks" },
 					{ text: "The design document", link: "/design" },
