@@ -3,6 +3,7 @@ import { Command, runCommand } from "../spec/gate/command";
 import { HeadlessGate, headlessGate } from "../spec/gate/control";
 import { backendRows, shardRows } from "./backends";
 import { bigSubmitRow } from "./big";
+import { experienceRow } from "./experience";
 import { BenchRow, markdownTable, terminalTable } from "./measure";
 import {
 	budgetRow,
@@ -36,6 +37,7 @@ export function sizesFor(quick: boolean) {
 				backends: { servers: [2], players: 3, minutes: 1 },
 				shards: { servers: 2, players: 3, minutes: 1, shards: [1, 4, 16], partitionLimit: 100 },
 				standing: { players: 5, stored: 300, minutes: 1 },
+				experiences: [{ servers: 10, players: 2, minutes: 1.25, openCloud: 0.1 }],
 			}
 		: {
 				burst: { submits: 20_000, players: 50, minutes: 5 },
@@ -51,6 +53,11 @@ export function sizesFor(quick: boolean) {
 				backends: { servers: [10, 100], players: 30, minutes: 1 },
 				shards: { servers: 10, players: 30, minutes: 1, shards: [1, 4, 16], partitionLimit: 2_000 },
 				standing: { players: 30, stored: 1_000, minutes: 5 },
+				experiences: [
+					{ servers: 100, players: 1, minutes: 5, openCloud: 0.1 },
+					{ servers: 100, players: 30, minutes: 3, openCloud: 0.1 },
+					{ servers: 1_000, players: 8, minutes: 3, openCloud: 0.1 },
+				],
 			};
 }
 
@@ -84,6 +91,10 @@ function plan(gate: HeadlessGate, quick: boolean): [string, () => BenchRow[]][] 
 		["scheduler", () => [schedulerRow(sizes.scheduler)]],
 		["writes a game sustains", () => backendRows(gate, sizes.backends)],
 		["MemoryStore shards", () => shardRows(gate, sizes.shards)],
+		...sizes.experiences.map((size): [string, () => BenchRow[]] => [
+			`an experience of ${size.servers} servers`,
+			() => [experienceRow(gate, size)],
+		]),
 	];
 }
 

@@ -196,6 +196,8 @@ export interface HeadlessGate {
 		hashSnapshot: (name: string) => Map<string, unknown>;
 		/** Every data structure's own request limit, in units a minute (default 100,000). */
 		setStructureLimit: (unitsPerMinute: number) => void;
+		/** Request units spent since the last reset, a range read's items included (refused requests spend none). */
+		units: () => number;
 	};
 	/**
 	 * Workspace.SignalBehavior, the place's setting for every server: "Default" (Immediate today),

@@ -27,7 +27,11 @@ export function boardsOn(
 	const services = server?.game ?? game;
 	const backend =
 		kind === "OrderedDataStore"
-			? orderedDataStoreBackend("CKBoard_", services.GetService("DataStoreService") as unknown as OrderedStores)
+			? orderedDataStoreBackend(
+					"CKBoard_",
+					services.GetService("DataStoreService") as unknown as OrderedStores,
+					services.GetService("Players"),
+				)
 			: memoryStoreBackend({
 					MemoryStoreService: services.GetService("MemoryStoreService"),
 					Players: services.GetService("Players"),

@@ -148,6 +148,10 @@ export interface QueueStage extends Service {
 	 * two writes for one key.
 	 */
 	take(board: string): PendingWrite | undefined;
+	/** Optional: the oldest queued value that entered the visible top (a prompt window's), as take() detaches it. */
+	takeRecord?(board: string): PendingWrite | undefined;
+	/** Optional: at most how many such values takeRecord() may find on board now. O(1). */
+	recordsOn?(board: string): number;
 	/**
 	 * Puts a failed write back, merged with anything newer, counting the failed
 	 * window. At MaxWriteAttempts the value is dropped instead (never once destroy() began).
@@ -234,22 +238,16 @@ export interface StandingStage extends Service {
 	remove(board: string, subject: Subject): boolean;
 }
 
-/** A top page as the experience shares it: its rows, and how old they are (seconds since the store was read). */
+/** A top page as the experience shares it: its rows, and when the store was read for them (experienceTime). */
 export interface SharedPage {
 	readonly Rows: BackendRow[];
-	readonly Age: number;
+	readonly ReadAt: number;
 }
 
 /** Pages: one read of a board's top page per refresh for the whole experience (a MemoryStore hash map item). */
 export interface PagesStage extends Service {
 	/** Yields. The page of a storage name, shared or read; undefined when no page could be had. */
 	read(board: Board, store: string, count: number): SharedPage | undefined;
-	/**
-	 * Yields. A record that landed, written into the shared page so servers reading it before its
-	 * refresh see it; true when the page also grants it an announcement (a share of the
-	 * experience's ANNOUNCEMENTS a minute).
-	 */
-	patch(board: Board, store: string, key: string, value: number): boolean;
 }
 
 /** Herald: records announced on MessagingService and patched into every server's page (see Topics.Record). */

@@ -11,7 +11,7 @@ type Outcome = "landed" | "failed" | "throttled";
 export { REFILL_SECONDS } from "./pacing";
 
 /** A submit that enters a board's visible top is written by a window this soon. */
-export const PROMPT_SECONDS = 1;
+export const PROMPT_SECONDS = 0.5;
 
 /**
  * Flush windows. The first pending submit arms one Background deadline
@@ -41,9 +41,10 @@ export class Flusher implements FlusherStage {
 	readonly Name = "Leaderboards.Flusher";
 	// The armed window: a cancellable Promise on a Background Scheduler deadline.
 	private armedWindow?: Promise<void>;
-	// When the armed window fires (Scheduler time), and whether a record waits for a prompt window.
-	private armedFor = math.huge;
-	private prompted = false;
+	// The armed prompt window: values that entered a visible top, written ahead of the others; and
+	// whether the last one left some behind (its budget ran out).
+	private promptWindow?: Promise<void>;
+	private recordsLeft = false;
 	private running = false;
 	private disarmed = false;
 	private lastBoard = -1;
@@ -76,6 +77,8 @@ export class Flusher implements FlusherStage {
 		this.disarmed = true;
 		this.armedWindow?.cancel();
 		this.armedWindow = undefined;
+		this.promptWindow?.cancel();
+		this.promptWindow = undefined;
 		this.flights.giveUpAll();
 	}
 
@@ -116,9 +119,9 @@ export class Flusher implements FlusherStage {
 		return queue.pending() > queue.waiting();
 	}
 
-	private window(drain?: DrainLimits, limit = math.huge): WindowSummary {
+	private window(drain?: DrainLimits, limit = math.huge, records = false): WindowSummary {
 		const { settings, kernel } = this.context;
-		const walk = new Walk(this.context, this.pacing, this.lastBoard, limit);
+		const walk = new Walk(this.context, this.pacing, this.lastBoard, limit, records);
 		const slots = math.min(settings.WritesInFlight, walk.budget);
 		const tally: Record<Outcome | "flying", number> = { landed: 0, failed: 0, throttled: 0, flying: 0 };
 		let wake: (() => void) | undefined;
@@ -141,7 +144,9 @@ export class Flusher implements FlusherStage {
 			wake = undefined;
 		}
 		this.lastBoard = walk.last;
-		this.pacing.leftBehind = walk.leftBehind();
+		// A prompt window's keys left behind (no budget yet) bring another prompt; the round's pace is the ordinary windows'.
+		if (records) this.recordsLeft = walk.leftBehind();
+		else this.pacing.leftBehind = walk.leftBehind();
 		this.throttled = tally.throttled;
 		const summary: WindowSummary = {
 			Attempted: walk.attempted,
@@ -156,31 +161,36 @@ export class Flusher implements FlusherStage {
 	private arm(seconds: number) {
 		const { settings, kernel } = this.context;
 		if (settings.skipLoop || this.disarmed || this.armedWindow || this.running) return;
-		const prompt = this.prompted && seconds > PROMPT_SECONDS;
-		if (prompt) seconds = PROMPT_SECONDS;
-		this.prompted = false;
-		this.armedFor = kernel.Scheduler.now() + seconds;
 		this.armedWindow = sleep(kernel.Scheduler, seconds, Priority.Background).andThen(() => {
 			this.armedWindow = undefined;
-			this.armedFor = math.huge;
 			task.spawn(() => {
 				if (this.running) return;
-				// A prompt window starts a round of its own; an early one continues the round before it.
-				this.pacing.continuing = !prompt && seconds < settings.FlushSeconds;
+				this.pacing.continuing = seconds < settings.FlushSeconds;
 				this.runWindow();
 			});
 		});
 	}
 
-	// A submit entered a board's visible top: a window comes within PROMPT_SECONDS (within budget, as any window).
+	// A submit entered a board's visible top: a prompt window comes within PROMPT_SECONDS and writes
+	// such values only (within budget, as any window), so the others keep coalescing until theirs.
 	private prompt() {
 		const { kernel, settings } = this.context;
-		if (settings.skipLoop || this.disarmed || this.armedFor <= kernel.Scheduler.now() + PROMPT_SECONDS) return;
-		this.prompted = true;
-		if (this.running) return;
-		this.armedWindow?.cancel();
-		this.armedWindow = undefined;
-		this.arm(PROMPT_SECONDS);
+		if (settings.skipLoop || this.disarmed || this.promptWindow) return;
+		this.promptWindow = sleep(kernel.Scheduler, PROMPT_SECONDS, Priority.Background).andThen(() => {
+			this.promptWindow = undefined;
+			task.spawn(() => {
+				// The window running now may take them; else another prompt comes.
+				if (this.running) return this.prompt();
+				this.running = true;
+				try {
+					this.window(undefined, math.huge, true);
+				} finally {
+					this.running = false;
+					if (this.recordsLeft) this.prompt();
+					if (this.due()) this.arm(settings.FlushSeconds);
+				}
+			});
+		});
 	}
 
 	// Starts one write on its own thread; `resolved` hears how it went (throttled: failed, refused

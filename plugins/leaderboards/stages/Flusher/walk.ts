@@ -19,11 +19,14 @@ export class Walk {
 		private readonly pacing: Pacing,
 		last: number,
 		limit: number,
+		/** A prompt window's walk: only the values that entered a visible top (Queue.takeRecord). */
+		private readonly records = false,
 	) {
 		const { settings, stages } = context;
+		const queue = stages.Queue;
 		// A key waiting on a late write would be a failed key's second turn: not in the allowance.
-		this.allowance = settings.boardNames.map(
-			(board) => stages.Queue.pendingOn(board) - stages.Queue.waiting(board),
+		this.allowance = settings.boardNames.map((board) =>
+			records ? (queue.recordsOn?.(board) ?? 0) : queue.pendingOn(board) - queue.waiting(board),
 		);
 		const [left, budget] = pacing.allot(this.allowance, limit);
 		this.left = left;
@@ -39,10 +42,7 @@ export class Walk {
 			const index = this.index;
 			const group = this.pacing.groupOf[index];
 			this.index = (index + 1) % names.size();
-			const write =
-				this.allowance[index] > 0 && this.left[group] > 0
-					? this.context.stages.Queue.take(names[index])
-					: undefined;
+			const write = this.allowance[index] > 0 && this.left[group] > 0 ? this.take(names[index]) : undefined;
 			if (write) {
 				this.idle = 0;
 				this.allowance[index] -= 1;
@@ -56,6 +56,11 @@ export class Walk {
 			this.idle += 1;
 		}
 		return undefined;
+	}
+
+	private take(board: string): PendingWrite | undefined {
+		const queue = this.context.stages.Queue;
+		return this.records ? queue.takeRecord?.(board) : queue.take(board);
 	}
 
 	/** Keys left behind that the window had no budget for. */

@@ -1,37 +1,51 @@
 import { Logger } from "../../../../kernel";
 import { HeraldStage, StageContext, Topics, experienceTime } from "../../types";
 import { Announced, messageOf, recordsOf } from "./message";
+import { PENDING_SECONDS, PendingItem, announcement, carried, pendingOf, withRecord } from "./pending";
+
+/** The pending records' key in the hash map, and how long the item outlives its last update. */
+const PENDING = "pending";
+const PENDING_LIFETIME = 600;
 
 const log = Logger.scope("Leaderboards");
 
-/** Records wait this long at most for an announcement; later ones show at the page's next refresh instead. */
-export const ANNOUNCE_SECONDS = 10;
+/** A server whose record got no announcement asks again this often (about the experience's next token)... */
+export const RETRY_SECONDS = 1;
+/** Records that land on a server within this long join the pending records in one update. */
+export const BATCH_SECONDS = 0.1;
 
 /**
  * Records seen everywhere within seconds. A value that entered a board's
- * visible top and landed (Leaderboard.Record) is patched into the shared page
- * (Pages.patch, which also hands out the experience's announcements: ANNOUNCEMENTS
- * a minute across the boards), then announced on one MessagingService topic
- * (StorePrefix .. "Records") with this server's other records not yet announced,
- * in one message under 1 kB. Every server, this one included, patches its
- * cached page from the message at once (Reader.patch), without a read.
+ * visible top and landed (Leaderboard.Record) joins the experience's pending
+ * records, one MemoryStore hash map item (StorePrefix .. "Records") that also
+ * hands out the announcements (ANNOUNCEMENTS a minute for the experience): the
+ * server granted one announces every server's pending records, newest first,
+ * in one message under 1 kB on one MessagingService topic (StorePrefix ..
+ * "Records"); a server denied one checks again every RETRY_SECONDS for
+ * PENDING_SECONDS (another server's announcement may carry its record
+ * meanwhile). Every server, this one included, patches its cached page from
+ * the message at once (Reader.patch), without a read.
  *
- * Delivery is best effort: a lost message costs freshness only (the shared
- * page has the record, and every page refreshes within CacheSeconds). A message
- * that is not a records message is ignored with one warning; a publish that
- * fails, or a record no announcement was granted to within ANNOUNCE_SECONDS, is
+ * Delivery is best effort: a lost message costs freshness only (every page
+ * refreshes within CacheSeconds). A message that is not a records message is
+ * ignored with one warning; a publish or a MemoryStore call that fails is
  * dropped the same way.
  */
 export class Herald implements HeraldStage {
 	readonly Name = "Leaderboards.Herald";
-	private readonly outbox = new Array<{ record: Announced; at: number }>();
 	private connection?: RBXScriptConnection;
 	private stopped = false;
-	private warned = new Set<string>();
+	private readonly warned = new Set<string>();
+	// This server waits for its records to be announced (one waiter for all of them), up to its newest's number.
+	private waiting = false;
+	private waitingFor = -math.huge;
+	// Records landed here in the last BATCH_SECONDS, to join the pending ones in one update.
+	private landing = new Array<Announced>();
+	private map?: MemoryStoreHashMap;
 
 	constructor(private readonly context: StageContext) {
 		context.kernel.Bus.subscribe(Topics.Record, (_, board, key, value, period) =>
-			task.spawn(() => this.landed(board, key, value, period)),
+			task.spawn(() => this.landed([board, period ?? "", key, value])),
 		);
 	}
 
@@ -40,7 +54,7 @@ export class Herald implements HeraldStage {
 		task.spawn(() => {
 			const { settings } = this.context;
 			const [ok, connection] = pcall(() =>
-				settings.messaging.SubscribeAsync(`${settings.storePrefix}Records`, (message) =>
+				settings.messaging.SubscribeAsync(this.topic(), (message) =>
 					this.received(message as { Data?: unknown; Sent?: unknown }),
 				),
 			);
@@ -60,26 +74,86 @@ export class Herald implements HeraldStage {
 		this.connection = undefined;
 	}
 
-	// A record landed here: into the shared page, then announced when the page grants it.
-	private landed(board: string, key: string, value: number, period: string | undefined) {
-		const { settings, stages } = this.context;
-		const config = settings.boards.get(board);
-		if (!config || this.stopped) return;
-		const granted = stages.Pages.patch(config, config.storageFor(period), key, value);
-		const now = settings.clock();
-		this.outbox.push({ record: [board, period ?? "", key, value], at: now });
-		while (!this.outbox.isEmpty() && now - this.outbox[0].at > ANNOUNCE_SECONDS) this.outbox.remove(0);
-		if (granted) this.publish();
+	// A record landed here: pending for the experience, announced with the others when a token is left.
+	private landed(record: Announced) {
+		const config = this.context.settings.boards.get(record[0]);
+		if (!config?.Store.sharesPages || this.stopped || !this.context.settings.sharePages) return;
+		// A window's records land within moments of each other: they join the pending records together.
+		this.landing.push(record);
+		if (this.landing.size() > 1) return;
+		task.wait(BATCH_SECONDS);
+		const batch = this.landing;
+		this.landing = [];
+		const at = experienceTime();
+		let number = 0;
+		const records = this.update(at, (item) => {
+			let joined = item;
+			for (const each of batch) joined = withRecord(joined, each, at);
+			number = joined.next - 1;
+			return joined;
+		});
+		if (records) this.publish(records);
+		else if (number > 0) this.askAgain(number);
 	}
 
-	private publish() {
-		const { settings } = this.context;
-		const [message, count] = messageOf(this.outbox.map((entry) => entry.record));
-		for (let i = 0; i < math.max(1, count); i++) this.outbox.remove(0);
-		if (count === 0) return;
-		const [ok, problem] = pcall(() => settings.messaging.PublishAsync(`${settings.storePrefix}Records`, message));
+	// No announcement now: check again while another server's may not have carried this server's records.
+	private askAgain(number: number) {
+		this.waitingFor = math.max(this.waitingFor, number);
+		if (this.waiting) return;
+		this.waiting = true;
+		task.spawn(() => {
+			for (let waited = 0; waited < PENDING_SECONDS && !this.stopped; waited += RETRY_SECONDS) {
+				task.wait(RETRY_SECONDS);
+				const at = experienceTime();
+				// A read (one unit) first: nothing to do when an announcement carried them.
+				const [ok, value] = pcall(() => this.pendingMap().GetAsync(PENDING));
+				if (!ok || carried(pendingOf(value, at), this.waitingFor)) break;
+				const records = this.update(at, (item) => item);
+				if (records) {
+					this.publish(records);
+					break;
+				}
+			}
+			this.waiting = false;
+		});
+	}
+
+	// One UpdateAsync of the pending records: `change`, then an announcement when a token is left.
+	private update(at: number, change: (item: PendingItem) => PendingItem): Announced[] | undefined {
+		let announcing: Announced[] | undefined;
+		const [ok, problem] = pcall(() =>
+			this.pendingMap().UpdateAsync(
+				PENDING,
+				(old: unknown) => {
+					const item = pendingOf(old, at);
+					const changed = change(item);
+					const [after, records] = announcement(changed, at);
+					announcing = records;
+					return changed === item && records === undefined ? undefined : after;
+				},
+				PENDING_LIFETIME,
+			),
+		);
+		if (!ok)
+			this.warnOnce("pending", `records: MemoryStore failed (${problem}); records show at each page's refresh`);
+		return ok ? announcing : undefined;
+	}
+
+	private publish(records: Announced[]) {
+		const [message] = messageOf(records);
+		const [ok, problem] = pcall(() => this.context.settings.messaging.PublishAsync(this.topic(), message));
 		if (!ok)
 			this.warnOnce("publish", `records: PublishAsync failed (${problem}); they show at each page's refresh`);
+	}
+
+	private pendingMap(): MemoryStoreHashMap {
+		const { settings } = this.context;
+		this.map ??= settings.memoryStore.GetHashMap(this.topic());
+		return this.map;
+	}
+
+	private topic(): string {
+		return `${this.context.settings.storePrefix}Records`;
 	}
 
 	private received(message: { Data?: unknown; Sent?: unknown }) {

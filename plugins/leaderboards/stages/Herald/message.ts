@@ -13,14 +13,13 @@ export interface RecordsMessage {
 }
 
 /**
- * The message for as many of `records` as fit in MESSAGE_BYTES, oldest first,
- * and how many it holds (the rest wait for the next message, or are dropped: the
- * shared page shows them at its next refresh).
+ * The message for as many of `records` as fit in MESSAGE_BYTES, newest first
+ * (the rest show at the shared page's next refresh), and how many it holds.
  */
 export function messageOf(records: ReadonlyArray<Announced>): LuaTuple<[RecordsMessage, number]> {
 	const message: RecordsMessage = { v: 1, r: [] };
-	for (const record of records) {
-		message.r.push(record);
+	for (let i = records.size() - 1; i >= 0; i--) {
+		message.r.push(records[i]);
 		if (HttpService.JSONEncode(message).size() > MESSAGE_BYTES) {
 			message.r.pop();
 			break;

@@ -1,7 +1,10 @@
 import { HttpService } from "@rbxts/services";
 import { Logger } from "../../../../kernel";
 import { Board, PagesStage, SharedPage, StageContext, experienceTime } from "../../types";
-import { ANNOUNCEMENTS, PageItem, itemOf, refreshed, rowsOf, withPatch } from "./item";
+import { PageItem, itemOf, refreshed, rowsOf } from "./item";
+
+// Another server wrote the item between this one's read and its commit, more times than UpdateAsync retries.
+const isConflict = (problem: unknown) => typeIs(problem, "string") && problem.find("UpdateConflict")[0] !== undefined;
 
 const log = Logger.scope("Leaderboards");
 
@@ -17,11 +20,10 @@ export const PAGE_LIFETIME = 300;
  * store. When it is older than the board's CacheSeconds, the first server to
  * ask takes a lease on it with UpdateAsync (expiring RequestSeconds +
  * LEASE_MARGIN later, so a holder that died is replaced), reads the store
- * (a read the experience's base pays: Shared), and writes the rows back,
- * keeping the records that landed meanwhile; every other server keeps using
- * the item it has until then, so an expired item brings one read, not a
- * stampede. A record that lands is patched into the item (patch()), so a
- * server that reads the item before the next refresh sees it too.
+ * (a read the experience's base pays: Shared), and writes the rows back;
+ * every other server keeps using the item it has until then, so an expired
+ * item brings one read, not a stampede. Records that land meanwhile reach
+ * every server's cached page through the Herald's announcements.
  *
  * A board whose backend does not share pages (Backend.sharePages), with
  * SharePages = false, or when MemoryStore fails, reads the store itself, from
@@ -44,47 +46,14 @@ export class Pages implements PagesStage {
 		if (!ok) return this.fallback(board, store, count, value);
 		this.failing = false;
 		const item = itemOf(value);
-		if (item && item.size >= count && now - item.at < board.CacheSeconds)
-			return this.pageOf(board, item, count, now);
+		if (item && item.size >= count && now - item.at < board.CacheSeconds) return this.pageOf(item, count);
 		// Another server's lease: it refreshes the page now; this server keeps the page as it is.
 		const leased = item?.lease && item.lease[1] > now && item.lease[0] !== this.id;
 		if (!leased) {
 			const refresh = this.refresh(map, board, store, count, now);
 			if (refresh !== undefined) return refresh;
 		}
-		return item ? this.pageOf(board, item, count, now) : undefined;
-	}
-
-	patch(board: Board, store: string, key: string, value: number): boolean {
-		const map = this.mapFor(board);
-		if (!map) return false;
-		const at = experienceTime();
-		// The experience's announcements, split evenly over the boards that share pages.
-		const perMinute = ANNOUNCEMENTS / math.max(1, this.sharedBoards());
-		let granted = false;
-		const [ok, problem] = pcall(() =>
-			map.UpdateAsync(
-				store,
-				(old: unknown) => {
-					const item = itemOf(old);
-					granted = false;
-					if (!item) return undefined;
-					const [patched, token] = withPatch(item, key, value, at, perMinute);
-					granted = token;
-					return patched;
-				},
-				this.lifetimeOf(board),
-			),
-		);
-		if (!ok) this.warnFailing(problem);
-		return ok && granted;
-	}
-
-	// Boards of this attach whose pages are shared (the same on every server of the game).
-	private sharedBoards(): number {
-		let count = 0;
-		for (const [, board] of this.context.settings.boards) if (this.mapFor(board)) count += 1;
-		return count;
+		return item ? this.pageOf(item, count) : undefined;
 	}
 
 	// Takes the lease, reads the store, writes the page back: undefined when another server took it or the read failed.
@@ -103,28 +72,29 @@ export class Pages implements PagesStage {
 				this.lifetimeOf(board),
 			),
 		);
-		if (!ok) return this.fallback(board, store, count, taken);
+		if (!ok) return isConflict(taken) ? undefined : this.fallback(board, store, count, taken);
 		if (taken === undefined) return undefined;
 		const rows = board.sorted(store, count, true);
 		if (!rows) return undefined;
 		// A slower holder whose lease ran out never writes over a newer page.
 		const write = (old: unknown) => {
 			const item = itemOf(old);
-			return item && item.at > now ? undefined : refreshed(item, now, count, rows);
+			return item && item.at > now ? undefined : refreshed(now, count, rows);
 		};
 		pcall(() => map.UpdateAsync(store, write, this.lifetimeOf(board)));
-		return { Rows: rows, Age: 0 };
+		return { Rows: rows, ReadAt: now };
 	}
 
 	// The item as a page; undefined for a lease on a page never read yet (size 0).
-	private pageOf(board: Board, item: PageItem, count: number, now: number): SharedPage | undefined {
+	private pageOf(item: PageItem, count: number): SharedPage | undefined {
 		if (item.size === 0) return undefined;
-		return { Rows: rowsOf(board, item, count), Age: math.max(0, now - item.at) };
+		return { Rows: rowsOf(item, count), ReadAt: item.at };
 	}
 
 	private direct(board: Board, store: string, count: number): SharedPage | undefined {
+		const readAt = experienceTime();
 		const rows = board.sorted(store, count);
-		return rows && { Rows: rows, Age: 0 };
+		return rows && { Rows: rows, ReadAt: readAt };
 	}
 
 	// MemoryStore failed (down, or its quota spent): the store itself, within this server's share.

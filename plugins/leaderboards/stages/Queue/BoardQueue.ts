@@ -13,8 +13,10 @@ export interface Slot {
 	parked?: boolean;
 	/** A write given up on (past RequestSeconds) that went back into this slot: its late success is applied here. */
 	echo?: PendingWrite;
-	/** The value entered the board's visible top: its landing is announced. */
+	/** The value entered the board's visible top: written by a prompt window, its landing announced. */
 	record?: boolean;
+	/** Taken by a prompt window (takeRecord) while still in the arrival order: dequeue() passes over it. */
+	taken?: boolean;
 }
 
 // One board's pending values: a slot per (storage name, key), and the slots in
@@ -27,6 +29,9 @@ export class BoardQueue {
 	readonly out = new Map<string, Set<string>>();
 	order = new Array<Slot>();
 	head = 0;
+	// Record slots in the order they were flagged; some may have gone (written, parked) since.
+	records = new Array<Slot>();
+	recordHead = 0;
 	// Slots in the order, and parked ones.
 	count = 0;
 	parked = 0;
@@ -67,10 +72,37 @@ export class BoardQueue {
 		if (this.out.get(slot.store)?.has(slot.key)) {
 			slot.parked = true;
 			this.parked += 1;
-		} else {
-			this.order.push(slot);
-			this.count += 1;
+		} else this.join(slot);
+	}
+
+	// A slot joins the arrival order (and, a record, the prompt windows' list).
+	private join(slot: Slot) {
+		this.order.push(slot);
+		this.count += 1;
+		if (slot.record) this.records.push(slot);
+	}
+
+	// A queued slot's value entered the visible top: a prompt window takes it ahead of the order.
+	flag(slot: Slot) {
+		slot.record = true;
+		if (slot.parked) return;
+		// Records written by ordinary windows meanwhile go first, so the list holds only what waits.
+		while (this.recordHead < this.records.size() && this.gone(this.records[this.recordHead])) this.recordHead += 1;
+		if (this.recordHead > 64 && this.recordHead * 2 > this.records.size()) {
+			this.records = this.records.filter((_, i) => i >= this.recordHead);
+			this.recordHead = 0;
 		}
+		this.records.push(slot);
+	}
+
+	// The slot is no longer queued where a prompt window could take it.
+	private gone(slot: Slot): boolean {
+		return slot.taken === true || slot.parked === true || this.stores.get(slot.store)?.get(slot.key) !== slot;
+	}
+
+	// Records a prompt window may find (some may have gone since they were flagged). O(1).
+	recordsWaiting(): number {
+		return this.records.size() - this.recordHead;
 	}
 
 	// The key's write settled: its parked slot rejoins the order, or goes (`drop`).
@@ -85,8 +117,7 @@ export class BoardQueue {
 		slot.echo = undefined;
 		this.parked -= 1;
 		if (!drop) {
-			this.order.push(slot);
-			this.count += 1;
+			this.join(slot);
 			return;
 		}
 		slots.delete(key);
@@ -94,10 +125,34 @@ export class BoardQueue {
 	}
 
 	dequeue(): Slot | undefined {
-		if (this.count === 0) return undefined;
-		const slot = this.order[this.head];
-		this.head += 1;
-		this.count -= 1;
+		while (this.count > 0) {
+			const slot = this.order[this.head];
+			this.head += 1;
+			// A prompt window took it already (and counted it).
+			if (slot.taken) continue;
+			this.count -= 1;
+			return this.checkout(slot);
+		}
+		return undefined;
+	}
+
+	// The oldest record still queued, ahead of the arrival order (a prompt window's).
+	dequeueRecord(): Slot | undefined {
+		while (this.recordHead < this.records.size()) {
+			const slot = this.records[this.recordHead];
+			this.recordHead += 1;
+			if (this.gone(slot)) continue;
+			slot.taken = true;
+			this.count -= 1;
+			return this.checkout(slot);
+		}
+		this.records = [];
+		this.recordHead = 0;
+		return undefined;
+	}
+
+	// A slot leaves the queue for a write: its key is out until the write settles.
+	private checkout(slot: Slot): Slot {
 		const slots = this.stores.get(slot.store)!;
 		slots.delete(slot.key);
 		let keys = this.out.get(slot.store);

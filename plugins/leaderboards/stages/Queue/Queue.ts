@@ -124,7 +124,7 @@ export class Queue implements QueueStage {
 			this.added();
 		}
 		if (!slot.record && config.VisibleTop > 0 && this.entersTop(board, slot)) {
-			slot.record = true;
+			queue.flag(slot);
 			this.context.kernel.Bus.publish(Topics.Prompt, board);
 		}
 		this.stats.Submitted += 1;
@@ -154,8 +154,22 @@ export class Queue implements QueueStage {
 
 	take(board: string): PendingWrite | undefined {
 		const queue = this.boards.get(board);
-		const slot = queue?.dequeue();
-		if (queue === undefined || slot === undefined) return undefined;
+		return queue && this.writeOf(queue, queue.dequeue());
+	}
+
+	takeRecord(board: string): PendingWrite | undefined {
+		const queue = this.boards.get(board);
+		return queue && this.writeOf(queue, queue.dequeueRecord());
+	}
+
+	recordsOn(board: string): number {
+		return this.boards.get(board)?.recordsWaiting() ?? 0;
+	}
+
+	// A slot detached for a write, as the write carries it.
+	private writeOf(queue: BoardQueue, slot: Slot | undefined): PendingWrite | undefined {
+		if (slot === undefined) return undefined;
+		const board = queue.board.Name;
 		this.total -= 1;
 		const lifetime = slot.until !== undefined ? slot.until + queue.board.Retention - this.unixTime() : undefined;
 		return {

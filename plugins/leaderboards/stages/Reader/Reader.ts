@@ -1,4 +1,5 @@
 import { Logger, SingleFlight, within } from "../../../../kernel";
+import { Recent } from "./recent";
 import { Visible, enters, patchedRows, visibleOf } from "./visible";
 import {
 	BackendRow,
@@ -80,6 +81,7 @@ export class Reader implements ReaderStage {
 	// Each board's cached storage names, oldest first: at most PAGES_PER_BOARD.
 	private readonly cached = new Map<string, string[]>();
 	private readonly flights = new Map<string, Flight>();
+	private readonly recent = new Recent();
 	private released = false;
 	private started = 0;
 	private readonly warnings = new Warnings();
@@ -162,11 +164,14 @@ export class Reader implements ReaderStage {
 
 	patch(board: string, period: string | undefined, key: string, value: number, sent: number) {
 		const config = this.context.settings.boards.get(board);
-		const page = config && this.pages.get(config.storageFor(period));
+		if (!config) return;
+		const store = config.storageFor(period);
+		// Kept for a page read later from a shared copy older than the record.
+		this.recent.remember(store, key, value, sent);
+		const page = this.pages.get(store);
 		// The page read after the record landed holds it already (or something newer).
-		if (!config || !page || sent < page.readAt || this.context.removals.hides(board, key)) return;
-		const rows = patchedRows(config, page.entries, key, value, page.size);
-		page.entries = ranked(rows, board, this.context.removals);
+		if (!page || sent < page.readAt || this.context.removals.hides(board, key)) return;
+		page.entries = ranked(patchedRows(config, page.entries, key, value, page.size), board, this.context.removals);
 		page.visible = undefined;
 		this.context.kernel.Bus.publish(Topics.Updated, board, copyOf(page.entries, page.entries.size()), period);
 	}
@@ -201,18 +206,18 @@ export class Reader implements ReaderStage {
 			);
 		const page = this.pages.get(store);
 		const rows = call.value?.Rows;
-		const age = call.value?.Age ?? 0;
 		if (!rows) {
 			if (!page) return [];
 			page.retryAt = settings.clock() + config.CacheSeconds;
 			return page.entries;
 		}
-		const entries = ranked(rows, config.Name, removals, since);
+		// When the store was read for these rows (a shared page's may be older than this call).
+		const readAt = call.value!.ReadAt;
+		const age = math.max(0, experienceTime() - readAt);
+		const entries = ranked(this.recent.since(config, store, rows, readAt, size), config.Name, removals, since);
 		removals.readFrom(config.Name, since);
 		if (page && page.read > order) return entries;
 		if (!page) this.remember(config, store);
-		// Unix time, as every server reads it: a record's announcement is compared with it.
-		const readAt = experienceTime() - age;
 		this.pages.set(store, { entries, size, fetchedAt: settings.clock() - age, readAt, read: order });
 		kernel.Bus.publish(Topics.Updated, config.Name, copyOf(entries, entries.size()), periodId);
 		return entries;

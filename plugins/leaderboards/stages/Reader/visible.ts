@@ -4,8 +4,8 @@ import { BackendRow, Board, Entry, isBetter } from "../../types";
 export interface Visible {
 	readonly top: ReadonlyMap<string, number>;
 	readonly values: ReadonlyMap<string, number>;
-	/** The last visible row's value; undefined while the page holds fewer rows than VisibleTop. */
-	readonly threshold?: number;
+	/** The last visible row; undefined while the page holds fewer rows than VisibleTop. */
+	readonly last?: BackendRow;
 }
 
 /** The visible top of a page's entries (computed once a page, then O(1) a submit). */
@@ -17,23 +17,37 @@ export function visibleOf(config: Board, entries: ReadonlyArray<Entry>): Visible
 		if (top.size() < config.VisibleTop) top.set(entry.Key, entry.Value);
 	}
 	const full = entries.size() >= config.VisibleTop;
-	return { top, values, threshold: full ? entries[config.VisibleTop - 1].Value : undefined };
+	return { top, values, last: full ? entries[config.VisibleTop - 1] : undefined };
 }
 
 /**
  * A submitted value (a Sum board's added to the key's value on the page) enters the visible top, or
- * on a keep-best board betters a visible key's value (a record players watch); other changes of
- * visible keys (a sum's, the newest) show within FlushSeconds + CacheSeconds.
+ * on a keep-best board betters a visible key's value: this page may be older than another
+ * server's, on which the key left the top and now enters it again. A sum's or the newest value's
+ * change of a visible key shows within FlushSeconds + CacheSeconds (leaders' totals climb every submit).
  */
 export function enters(config: Board, visible: Visible, key: string, value: number): boolean {
 	const shown = visible.top.get(key);
 	if (shown !== undefined) return config.Rule.Kind === "KeepBest" && isBetter(value, shown, config.Ascending);
 	const candidate = config.Sum ? (visible.values.get(key) ?? 0) + value : value;
-	return visible.threshold === undefined || isBetter(candidate, visible.threshold, config.Ascending);
+	const last = visible.last;
+	// Ties rank by key, as patched pages rank them (patchedRows).
+	return last === undefined || ranksBefore(candidate, key, last, config.Ascending);
+}
+
+// A value and key ranks before a row: by value, ties by key.
+function ranksBefore(value: number, key: string, row: BackendRow, ascending: boolean): boolean {
+	return value !== row.Value ? isBetter(value, row.Value, ascending) : key < row.Key;
 }
 
 /** The page's rows with a record patched in: the better on a keep-best board, else the record; ranked, cut to `size`. */
-export function patchedRows(config: Board, entries: ReadonlyArray<Entry>, key: string, value: number, size: number) {
+export function patchedRows(
+	config: Board,
+	entries: ReadonlyArray<BackendRow>,
+	key: string,
+	value: number,
+	size: number,
+): BackendRow[] {
 	const rows = new Array<BackendRow>();
 	let found = false;
 	for (const entry of entries) {
@@ -45,7 +59,7 @@ export function patchedRows(config: Board, entries: ReadonlyArray<Entry>, key: s
 		}
 	}
 	if (!found) rows.push({ Key: key, Value: value });
-	rows.sort((a, b) => (a.Value !== b.Value ? isBetter(a.Value, b.Value, config.Ascending) : a.Key < b.Key));
+	rows.sort((a, b) => ranksBefore(a.Value, a.Key, b, config.Ascending));
 	while (rows.size() > size) rows.pop();
 	return rows;
 }

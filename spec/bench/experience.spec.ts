@@ -1,0 +1,29 @@
+import { describe, expect, it } from "@rbxts/jest-globals";
+import { heldGoals, playExperience } from "../../bench/experience";
+import { headlessGate } from "../gate/control";
+
+const gate = headlessGate();
+const describeGate = gate ? describe : describe.skip;
+
+// Issue 26's rows at a size npm test affords: 100 one-player servers on one experience, three
+// boards, an Open Cloud tool spending 10% of the budget (npm run bench runs 100 x 30 and 1,000 x 8).
+describeGate("an experience of 100 servers, this project beside today's design", () => {
+	it("holds every goal: nothing throttled or lost, pages read once a refresh, records seen within 5 s", () => {
+		const size = { servers: 100, players: 1, minutes: 1.5, openCloud: 0.1 };
+		const ours = playExperience(gate!, size, "ours");
+		expect(ours.throttled).toBe(0);
+		expect(ours.experienceThrottled).toBe(0);
+		expect(ours.missing).toBe(0);
+		expect(ours.around.answered / ours.around.calls).toBeGreaterThanOrEqual(0.9);
+		expect(ours.friends.answered).toBe(ours.friends.calls);
+		expect(ours.topListsPerMinute).toBeLessThanOrEqual(ours.listGoalPerMinute);
+		expect(ours.sightings).toBeGreaterThan(0);
+		expect(ours.freshnessP99).toBeLessThanOrEqual(5);
+		expect(ours.memoryShare).toBeLessThanOrEqual(0.1);
+		expect(ours.messagesRefused).toBe(0);
+		expect(heldGoals(ours)).toBe(true);
+		// Today's design reads every page on every server.
+		const today = playExperience(gate!, { ...size, minutes: 1 }, "today");
+		expect(today.topListsPerMinute).toBeGreaterThan(20 * ours.topListsPerMinute);
+	}, 3_600_000);
+});
