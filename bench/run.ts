@@ -98,18 +98,28 @@ function plan(gate: HeadlessGate, quick: boolean): [string, () => BenchRow[]][] 
 	];
 }
 
-/** Every row, measured in this run; `onRow` hears each before it is measured (for a progress line). */
-export function measure(quick: boolean, onRow?: (index: number, total: number, name: string) => void): BenchRow[] {
+/** Which rows a run measures: every one, the experience rows (many servers), or the others (one server's). */
+export type RowSet = "all" | "experiences" | "server";
+
+/** Every row of `rows`, measured in this run; `onRow` hears each before it is measured (for a progress line). */
+export function measure(
+	quick: boolean,
+	onRow?: (index: number, total: number, name: string) => void,
+	rows: RowSet = "all",
+): BenchRow[] {
 	const gate = headlessGate();
 	if (!gate) error("the benchmarks run in the headless gate: npm run bench");
-	const steps = plan(gate, quick);
-	const rows = new Array<BenchRow>();
+	const steps = plan(gate, quick).filter(([name]) => {
+		const experience = name.find("an experience of", 1, true)[0] !== undefined;
+		return rows === "all" || (rows === "experiences") === experience;
+	});
+	const measured = new Array<BenchRow>();
 	steps.forEach(([name, run], index) => {
 		onRow?.(index + 1, steps.size(), name);
-		for (const row of run()) rows.push(row);
+		for (const row of run()) measured.push(row);
 	});
 	gate.reset();
-	return rows;
+	return measured;
 }
 
 /** The bench's command line (spec/gate/command.ts reads it). */
@@ -124,6 +134,13 @@ export const BENCH: Command = {
 	],
 	flags: [
 		{ name: "quick", help: "every row at tiny sizes, in seconds (the smoke spec's)" },
+		{
+			name: "only",
+			value: "ROWS",
+			kind: "choice",
+			choices: ["experiences", "server"],
+			help: "the many-server rows or the rest",
+		},
 		{ name: "markdown", help: "print the table as Markdown (docs/benchmarks.md's)" },
 		{ name: "json", help: "print only JSON: { sizes, rows }" },
 	],
@@ -146,9 +163,14 @@ export function main(args: string[]): number {
 		const quick = values.get("quick") === true;
 		const json = values.get("json") === true;
 		if (!json) gate.write(title(quick));
-		const rows = measure(quick, (index, total, name) => {
-			if (!json) gate.progress(`bench: row ${index} of ${total}: ${name}`);
-		});
+		const only = values.get("only");
+		const rows = measure(
+			quick,
+			(index, total, name) => {
+				if (!json) gate.progress(`bench: row ${index} of ${total}: ${name}`);
+			},
+			only === "experiences" || only === "server" ? only : "all",
+		);
 		if (json) gate.write(HttpService.JSONEncode({ sizes: quick ? "quick" : "full", rows }));
 		else gate.write(values.get("markdown") === true ? markdownTable(rows) : terminalTable(rows));
 		return 0;

@@ -58,6 +58,26 @@ function moduleOf(server: GateServer, ...path: string[]): ModuleScript {
 	return at as ModuleScript;
 }
 
+/** A lean server with `players` players (UserIds index x 1000 + 1..), and its own kernel and plugin attached with `options`. */
+export function leanBoards(
+	gate: HeadlessGate,
+	index: number,
+	players: number,
+	options: LeaderboardOptions<string>,
+): { server: GateServer; kernel: Kernel; boards: Leaderboards<string>; players: Player[] } {
+	const server = gate.newServer(LEAN);
+	const joined = new Array<Player>();
+	for (let p = 1; p <= players; p++) joined.push(server.join({ UserId: index * 1000 + p }));
+	const { Kernel: KernelClass } = server.require(moduleOf(server, "kernel")) as {
+		Kernel: new (options?: object) => Kernel;
+	};
+	const plugin = server.require(moduleOf(server, "plugins", "leaderboards")) as Plugin;
+	const kernel = new KernelClass({ bindToClose: false });
+	const boards = plugin.attach(kernel, options);
+	kernel.start();
+	return { server, kernel, boards, players: joined };
+}
+
 // One server: its players, and its own kernel and plugin unless idle.
 function start(gate: HeadlessGate, index: number, experience: Experience): Running {
 	const server = gate.newServer(LEAN);

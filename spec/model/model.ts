@@ -269,6 +269,9 @@ export function runSeed(gate: HeadlessGate, seed: number, backendKind: BackendKi
 	gate.reset();
 	gate.calendar.set(START);
 	gate.latency.use("realistic", seed);
+	// Record announcements (MessagingService) lost, late and out of order: they cost freshness only.
+	gate.messaging.lose(random.NextNumber(0, 0.5), seed);
+	gate.messaging.reorder(random.NextNumber(0, 3), seed);
 
 	const serverCount = random.NextInteger(2, 3);
 	const flushSeconds = random.NextInteger(1, 5);
@@ -422,7 +425,18 @@ export function runSeed(gate: HeadlessGate, seed: number, backendKind: BackendKi
 					const kind = BOARD_KINDS[random.NextInteger(0, BOARD_KINDS.size() - 1)];
 					const count = random.NextInteger(1, 100);
 					let entries = new Array<Entry>();
+					// The hour the page is read for, as the model keys an hourly board.
+					const hour = hourOf(os.time());
 					timed("top()", requestSeconds, () => (entries = server.boards.top(kind.name, count)));
+					// A page (shared, patched by announcements) shows only what the store held at some time.
+					for (const entry of entries) {
+						const modelKey = kind.hourly ? `${entry.Key}@${hour}` : entry.Key;
+						const values = accepted.get(kind.name)!.get(modelKey);
+						if (!values || !kind.possible(entry.Value, values))
+							violate(
+								`top() of ${kind.name} showed ${entry.Key} = ${entry.Value}, a value the store never held`,
+							);
+					}
 					timed("names()", requestSeconds, () => server.boards.names(entries));
 					if (random.NextNumber() < 0.3)
 						timed("scores()", requestSeconds, () =>
