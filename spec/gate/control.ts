@@ -297,6 +297,15 @@ export interface HeadlessGate {
 			argv: string[],
 			options?: { env?: Record<string, string>; input?: string; timeout?: number },
 		) => FrontExit;
+		/**
+		 * Calls `module`'s exported main(argv, { env, stdout, stderr, stdin }) (a path in the project) in the
+		 * front's worker, a program run without a process of its own; yields until it returns its exit code.
+		 */
+		invoke: (
+			module: string,
+			argv: string[],
+			options?: { env?: Record<string, string>; input?: string },
+		) => FrontExit;
 		/** Requests answered since the last clearLog, in arrival order. */
 		log: () => FrontRequest[];
 		clearLog: () => void;

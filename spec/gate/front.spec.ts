@@ -19,12 +19,13 @@ interface Answer {
 	body: { code?: string; message?: string; value?: unknown; etag?: string; errors?: unknown[] };
 }
 
-function send(method: string, path: string, key = "k", body?: object): Answer {
-	const argv = [FETCH, method, path, key];
-	if (body) argv.push(HttpService.JSONEncode(body));
-	const exit = gate!.front.run(argv);
+type Request = [method: string, path: string, key: string, body?: object];
+
+// The requests, sent one after another by one process outside the gate.
+function send(...requests: Request[]): Answer[] {
+	const exit = gate!.front.run([FETCH, HttpService.JSONEncode(requests)]);
 	if (exit.code !== 0) error(`fetch.mjs failed: ${exit.stderr}`);
-	return HttpService.JSONDecode(exit.stdout) as Answer;
+	return HttpService.JSONDecode(exit.stdout) as Answer[];
 }
 
 describeGate("the loopback HTTP front of Open Cloud", () => {
@@ -52,41 +53,45 @@ describeGate("the loopback HTTP front of Open Cloud", () => {
 
 	it("answers a real HTTP request from another process with the store the game servers write", () => {
 		DataStoreService.GetOrderedDataStore("Kills").SetAsync("p1", 12);
-		const answer = send("GET", `${ENTRIES}/p1`);
-		expect(answer.status).toBe(200);
-		expect(answer.body.value).toBe(12);
+		const [got, posted] = send(["GET", `${ENTRIES}/p1`, "k"], ["POST", `${ENTRIES}?id=p2`, "k", { value: 7 }]);
+		expect([got.status, got.body.value]).toEqual([200, 12]);
 		// The Date header is the gate's calendar (Sunday 2026-12-06 unless placed), not the wall clock.
-		expect(answer.date.match("^Sun, 06 Dec 2026")[0]).toBeDefined();
-		const posted = send("POST", `${ENTRIES}?id=p2`, "k", { value: 7 });
+		expect(got.date.match("^Sun, 06 Dec 2026")[0]).toBeDefined();
 		expect(posted.status).toBe(200);
 		expect(DataStoreService.GetOrderedDataStore("Kills").GetAsync("p2")).toBe(7);
-		const log = gate!.front.log();
-		expect(log.map((entry) => `${entry.operation} ${entry.status}`)).toEqual([
+		expect(gate!.front.log().map((entry) => `${entry.operation} ${entry.status}`)).toEqual([
 			"GetOrderedDataStoreEntry 200",
 			"CreateOrderedDataStoreEntry 200",
 		]);
 	});
 
 	it("plays the gateway: 401 for an unknown key, 404 for another universe, 403 naming the scope a key lacks", () => {
-		const unknown = send("GET", `${ENTRIES}/p1`, "nope");
+		const [unknown, none, elsewhere, denied] = send(
+			["GET", `${ENTRIES}/p1`, "nope"],
+			["GET", `${ENTRIES}/p1`, ""],
+			["GET", "/cloud/v2/universes/7/ordered-data-stores/Kills/scopes/global/entries/p1", "k"],
+			["DELETE", `${ENTRIES}/p1`, "readOnly"],
+		);
 		expect(unknown.status).toBe(401);
 		expect(unknown.body.errors).toEqual([{ code: 0, message: "Invalid API Key" }]);
-		expect(send("GET", `${ENTRIES}/p1`, "").status).toBe(401);
-		const elsewhere = send("GET", "/cloud/v2/universes/7/ordered-data-stores/Kills/scopes/global/entries/p1");
+		expect(none.status).toBe(401);
 		expect([elsewhere.status, elsewhere.body.code]).toEqual([404, "NOT_FOUND"]);
-		const denied = send("DELETE", `${ENTRIES}/p1`, "readOnly");
 		expect([denied.status, denied.body.code]).toEqual([403, "PERMISSION_DENIED"]);
 		expect(denied.body.message).toContain("universe.ordered-data-store.scope.entry:write");
 	});
 
 	it("serves standard data store entries with etags: an update with a stale etag is 409 ABORTED", () => {
-		const created = send("POST", `${STANDARD}?id=erasures`, "k", { value: { Version: 1, Pending: ["1"] } });
+		const [created] = send(["POST", `${STANDARD}?id=erasures`, "k", { value: { Version: 1, Pending: ["1"] } }]);
 		expect(created.status).toBe(200);
 		const etag = created.body.etag!;
-		const first = send("PATCH", `${STANDARD}/erasures`, "k", { value: { Version: 1, Pending: [] }, etag });
+		const [first, stale, latest] = send(
+			["PATCH", `${STANDARD}/erasures`, "k", { value: { Version: 1, Pending: [] }, etag }],
+			["PATCH", `${STANDARD}/erasures`, "k", { value: { Version: 1, Pending: ["2"] }, etag }],
+			["GET", `${STANDARD}/erasures@latest`, "k"],
+		);
 		expect(first.status).toBe(200);
-		const stale = send("PATCH", `${STANDARD}/erasures`, "k", { value: { Version: 1, Pending: ["2"] }, etag });
 		expect([stale.status, stale.body.code]).toEqual([409, "ABORTED"]);
+		expect(latest.body.value).toEqual({ Version: 1, Pending: [] });
 		expect(gate!.dataStore.standard.snapshot("CKBoard_Manifest").get("erasures")).toEqual({
 			Version: 1,
 			Pending: [],
