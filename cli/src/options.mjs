@@ -113,10 +113,10 @@ export const COMMANDS = {
 	},
 	boards: {
 		short: "the boards the manifest lists",
-		synopsis: "boards",
-		about: "The boards the manifest lists: backend, storage, encoding, reset, periods.",
+		synopsis: "boards [--periods]",
+		about: "The boards the manifest lists: backend, encoding, reset, today's store.",
 		args: [],
-		options: [],
+		options: [{ name: "periods", help: "list every period of each Reset board (a read each)" }],
 	},
 };
 

@@ -29,15 +29,16 @@ export function shareOf(budget, share, players) {
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * A leaky bucket: `capacity` units at most in it (a third of a minute's share, 10 at
+ * A leaky bucket: `capacity` units at most in it (a sixth of a minute's share, 10 at
  * most: a short command runs at once), draining `perMinute - capacity` units a
  * minute, so that no window of a minute ever holds more than `perMinute` units: a
- * burst of `capacity`, then the steady rate. A request dearer than the bucket waits
- * for it to be empty and leaves it in debt. Callers are served in order.
+ * burst of `capacity`, then the steady rate. A request waits until the bucket has
+ * room for it; one dearer than the bucket waits for it to be empty, and a cost
+ * charged after the fact may leave it in debt. Callers are served in order.
  */
 export class LeakyBucket {
 	constructor(perMinute, { clock = () => performance.now(), wait = sleep } = {}) {
-		this.capacity = Math.max(1, Math.min(10, Math.floor(perMinute / 3)));
+		this.capacity = Math.max(1, Math.min(10, Math.floor(perMinute / 6)));
 		this.full = Math.max(perMinute - this.capacity, perMinute / 2) / 60_000; // units a millisecond
 		this.rate = this.full;
 		this.level = 0;

@@ -2,7 +2,7 @@
 import { boardsOf } from "../boards.mjs";
 import { count, table } from "../output.mjs";
 
-export async function boards({ cloud, manifest, print }) {
+export async function boards({ cloud, manifest, values, print }) {
 	const layout = await manifest.layout();
 	const now = cloud.now();
 	const list = [];
@@ -25,7 +25,7 @@ export async function boards({ cloud, manifest, print }) {
 			weekStart: board.reset === "Weekly" ? board.rule.WeekStart : null,
 			current: board.period("current", now),
 			previous: board.rule ? board.period("previous", now) : null,
-			periods: board.rule ? await manifest.periods(board.storage) : null,
+			periods: board.rule && values.periods ? await manifest.periods(board.storage) : null,
 		};
 		entry.current.id ??= null;
 		list.push(entry);
@@ -39,14 +39,14 @@ export async function boards({ cloud, manifest, print }) {
 	print.text(
 		`${count(list.length, "board")} in ${manifest.store}:\n` +
 			table(
-				["board", "backend", "encoding", "reset", "current store", "periods"],
+				["board", "backend", "encoding", "reset", "current store", ...(values.periods ? ["periods"] : [])],
 				list.map((b) => [
 					b.name,
 					b.backend + (b.shards > 1 ? ` x${b.shards}` : ""),
 					b.encoding,
 					b.reset ?? "all-time",
 					b.current.store,
-					b.periods ? b.periods.length : "",
+					...(values.periods ? [b.periods ? b.periods.join(" ") : ""] : []),
 				]),
 			),
 	);
