@@ -80,9 +80,9 @@ export class Cloud {
 		return this.universePath("memory-store", "sorted-maps", segment(map), "items");
 	}
 
-	/** The key, never shown: any text that would carry it is cut. */
+	/** The key, never shown: any text that would carry it is cut (a key of a few letters cannot be told from words). */
 	redact(text) {
-		return this.apiKey ? String(text).split(this.apiKey).join("<api key>") : String(text);
+		return this.apiKey?.length >= 8 ? String(text).split(this.apiKey).join("<api key>") : String(text);
 	}
 
 	/**

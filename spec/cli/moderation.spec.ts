@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "@rbxts/jest-globals";
-import { HttpService, MemoryStoreService } from "@rbxts/services";
-import { Kernel } from "../../kernel";
-import { Leaderboards, attach, memoryStoreBackend } from "../../plugins/leaderboards";
+import { Leaderboards } from "../../plugins/leaderboards";
 import { headlessGate } from "../gate/control";
-import { KEY, LayoutBoard, seedManifest, serveTool, tool, toolsAtOnce } from "./tool";
+import { LAYOUT, NOON, TODAY, YESTERDAY, agreed as agreedWith, playGame, shardOf } from "./game";
+import { KEY, seedManifest, serveTool, tool, toolsAtOnce } from "./tool";
 
 // The moderation tool end to end (issue 30, "Done when"): a game in the gate writes scores through
 // the library; the tool, a process outside the gate, reads them through the loopback HTTP front of
@@ -11,33 +10,6 @@ import { KEY, LayoutBoard, seedManifest, serveTool, tool, toolsAtOnce } from "./
 
 const gate = headlessGate();
 const describeGate = gate ? describe : describe.skip;
-
-// Sunday 2026-12-06 00:00 UTC is the gate's calendar at virtual time 0: the game plays at 12:00.
-const NOON = 1796515200 + 12 * 3600;
-const TODAY = "2026-12-06";
-const YESTERDAY = "2026-12-05";
-
-const LAYOUT: Record<string, LayoutBoard> = {
-	Kills: { Backend: "OrderedDataStore", Prefix: "CKBoard_", Storage: "Kills", KeepBest: true },
-	Coins: { Backend: "OrderedDataStore", Prefix: "CKBoard_", Storage: "Coins#Big", Values: "Big", KeepBest: true },
-	Sprint: {
-		Backend: "OrderedDataStore",
-		Prefix: "CKBoard_",
-		Storage: "Sprint#Earliest",
-		TieBreak: "Earliest",
-		Ascending: true,
-		KeepBest: true,
-	},
-	DailyKills: {
-		Backend: "MemoryStore",
-		Prefix: "CKBoard_",
-		Shards: 2,
-		Storage: "DailyKills",
-		Reset: "Daily",
-		ResetOffset: 0,
-		KeepBest: true,
-	},
-};
 
 interface Row {
 	rank: number;
@@ -48,68 +20,12 @@ interface Row {
 const rowsOf = (json: unknown) => (json as { rows: Row[] }).rows.map((row) => [row.user, row.value]);
 
 let boards: Leaderboards;
-const gameTop = (board: string, count = 20) => boards.top(board, count).map((entry) => [entry.Key, entry.Value]);
-
-function stored(count: number) {
-	const sizes = ["CKBoard_Kills", "CKBoard_Coins#Big", "CKBoard_Sprint#Earliest"].map((name) =>
-		gate!.dataStore.snapshot(name).size(),
-	);
-	let daily = 0;
-	for (const shard of [1, 2]) daily += gate!.memoryStore.snapshot(`CKBoard_DailyKills@${TODAY}.${shard}/2`).size();
-	return sizes.every((size) => size === count) && daily === count;
-}
-
-// The game's top() once it agrees with `expected`: its page (CacheSeconds 5, no shared pages) is
-// read again within its share of the List budget, so this waits up to two virtual minutes for it.
-function agreed(board: string, expected: unknown) {
-	const want = HttpService.JSONEncode(expected);
-	for (let waited = 0; waited < 120; waited += 1) {
-		const top = gameTop(board);
-		if (HttpService.JSONEncode(top) === want) return top;
-		task.wait(1);
-	}
-	return gameTop(board);
-}
+const agreed = (board: string, expected: unknown) => agreedWith(boards, board, expected);
 
 describeGate("the moderation tool against a game in the gate", () => {
 	beforeAll(() => {
 		gate!.reset();
-		gate!.calendar.set(NOON);
-		// Ten players: the game's share of the experience's List budget reads its four pages often enough.
-		for (let i = 1; i <= 10; i++) gate!.players.join({ UserId: 900 + i });
-		const live = memoryStoreBackend({ Shards: 2 });
-		boards = attach(new Kernel({ bindToClose: false }), {
-			Boards: {
-				Kills: { CacheSeconds: 5 },
-				Coins: { Values: "Big", CacheSeconds: 5 },
-				Sprint: { TieBreak: "Earliest", Ascending: true, CacheSeconds: 5 },
-				DailyKills: { Reset: "Daily", Backend: live, CacheSeconds: 5 },
-			},
-			SkipLoop: true,
-			SharePages: false,
-		});
-		for (let i = 1; i <= 12; i++) {
-			const key = tostring(100 + i);
-			boards.submit("Kills", key, i * 10);
-			boards.submit("Coins", key, i * 1.5e20);
-			boards.submit("Sprint", key, 60 - i);
-			boards.submit("DailyKills", key, i);
-		}
-		// Flushed until every board holds all 12 (a server of no players writes 30 ordered values a minute).
-		for (let i = 0; i < 20 && !stored(12); i++) {
-			boards._flush();
-			task.wait(10);
-		}
-		expect(stored(12)).toBe(true);
-		// Yesterday's map of the daily board, as the game wrote it a day ago: 105 was on it too.
-		for (const [key, value] of [
-			["105", 50],
-			["201", 70],
-		] as const) {
-			const shard = MemoryStoreService.GetSortedMap(`CKBoard_DailyKills@${YESTERDAY}.${shardOf(key) + 1}/2`);
-			shard.SetAsync(key, value, 86400, value);
-		}
-		seedManifest(gate!, LAYOUT, { DailyKills: [YESTERDAY, TODAY] });
+		boards = playGame(gate!);
 		serveTool(gate!);
 	});
 	afterAll(() => {
@@ -264,10 +180,3 @@ describeGate("the moderation tool against a game in the gate", () => {
 		expect(gate!.dataStore.snapshot("CKBoard_Coins#Big").has("102")).toBe(false);
 	});
 });
-
-// The shard of a key on a board of 2 shards, as the library's MemoryStore backend picks it (djb2).
-function shardOf(key: string) {
-	let hash = 5381;
-	for (let i = 1; i <= key.size(); i++) hash = (hash * 33 + string.byte(key, i)[0]) % 4_294_967_296;
-	return hash % 2;
-}

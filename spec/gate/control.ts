@@ -288,7 +288,13 @@ export interface HeadlessGate {
 		 * Serves (or changes what it serves); returns the port. pace: "tool" (the default: the clock runs
 		 * at wall speed while a process run() started runs), "always" or "never".
 		 */
-		serve: (options: { universe?: number; keys?: Record<string, string[]>; pace?: FrontPace }) => number;
+		serve: (options: {
+			universe?: number;
+			keys?: Record<string, string[]>;
+			pace?: FrontPace;
+			/** The port on 127.0.0.1 (any free one unless given; only the first serve() listens). */
+			port?: number;
+		}) => number;
 		/**
 		 * Runs `node argv...` in the project with `env` (PATH and LEADERBOARDS_BASE_URL, the front's address,
 		 * besides) and `input` on stdin; yields until it ends (killed past `timeout` wall seconds, 120 unless told).

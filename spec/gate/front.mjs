@@ -10,7 +10,7 @@
 // MessagePort, and Luau polls for them once a frame through one host function,
 // `front(command, json)`:
 //
-//   serve {}                 start the server (once); returns { port }
+//   serve { port }           start the server (once) on 127.0.0.1:port (any free port when 0); returns { port }
 //   poll { virtual, pace }   the requests and process exits since the last poll;
 //                            while pacing, waits until wall time catches up with
 //                            the virtual clock, so budgets that refill on the
@@ -80,10 +80,11 @@ export function createFront() {
 	}
 
 	const commands = {
-		serve() {
+		serve({ port: wanted }) {
 			start();
-			port.postMessage({ kind: "serve" });
-			return { port: awaitKind("listening").port };
+			port.postMessage({ kind: "serve", port: wanted ?? 0 });
+			const answer = awaitKind("listening");
+			return answer.error ? { error: answer.error } : { port: answer.port };
 		},
 		poll({ virtual, pace }) {
 			if (!worker) return [];
@@ -172,11 +173,15 @@ function runWorker({ port, signal }) {
 		});
 	}
 
-	function serve() {
+	function serve(wanted) {
 		if (listening) return post({ kind: "listening", port: listening });
 		server = createServer(receive);
 		server.keepAliveTimeout = 1000;
-		server.listen(0, "127.0.0.1", () => {
+		server.once("error", (error) => {
+			server = undefined;
+			post({ kind: "listening", error: `cannot listen on 127.0.0.1:${wanted}: ${error.message}` });
+		});
+		server.listen(wanted, "127.0.0.1", () => {
 			listening = server.address().port;
 			post({ kind: "listening", port: listening });
 		});
@@ -250,7 +255,7 @@ function runWorker({ port, signal }) {
 	}
 
 	port.on("message", (message) => {
-		if (message.kind === "serve") serve();
+		if (message.kind === "serve") serve(message.port);
 		else if (message.kind === "reply") answer(message);
 		else if (message.kind === "spawn") start(message);
 		else if (message.kind === "invoke") invoke(message);
