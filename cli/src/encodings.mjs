@@ -22,9 +22,6 @@ export const BIG_TOP = (HIGHEST - LOWEST + 1) * STEP;
 /** Ticks (seconds) a tie-break folds in, by the span a board's values live in. */
 export const TIE_SPANS = { Hourly: 1e4, Daily: 1e5, Weekly: 1e6, Monthly: 1e7, Yearly: 1e8, AllTime: 1e9 };
 
-/** An all-time board's tie-break counts time from 2025-01-01 00:00 UTC. */
-export const TIE_EPOCH = 1_735_689_600;
-
 // 2^n exactly, for any n a double's exponent takes (-1074 .. 1023), built from its bits.
 const bits = new DataView(new ArrayBuffer(8));
 function pow2(n) {
@@ -63,13 +60,6 @@ export function decodeEarliest(stored, span) {
 	let tick = stored % span;
 	if (tick < 0) tick += span;
 	return (stored - tick) / span;
-}
-
-/** The second a tie-break board's value was stored, counted within its span (0 .. span - 1). */
-export function tickOf(stored, span, ascending) {
-	let tick = stored % span;
-	if (tick < 0) tick += span;
-	return ascending ? tick : span - 1 - tick;
 }
 
 /**
