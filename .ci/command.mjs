@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The command-line conventions, checked on the programs themselves (the gate,
-// bench, demo, soak), each run as a user runs it, out/ already built:
+// bench, demo, soak, the moderation tool), each run as a user runs it, out/ already built:
 // --help and -h print the usage on stdout and exit 0 without running; an unknown
 // flag and a non-decimal integer (1e1, 0x10) exit 2 with the message on stderr
 // and nothing on stdout; --flag=value works; --json prints JSON alone; a text
@@ -21,6 +21,8 @@ const PROGRAMS = {
 	bench: { argv: main("bench.run"), integer: undefined },
 	demo: { argv: main("examples.demo.main"), integer: "--servers" },
 	soak: { argv: main("spec.model.soak"), integer: "--seeds" },
+	// The moderation tool (cli/): its flags are read before any request, so no Open Cloud is needed.
+	leaderboards: { argv: ["cli/bin/leaderboards.mjs", "top", "Kills"], integer: "--count" },
 };
 const TINY_DEMO = ["--servers=1", "--players", "3", "--minutes=2"];
 
@@ -75,6 +77,17 @@ CASES.push(
 		argv: [...GATE, "--root=ServerScriptService.Leaderboards.spec.gate.fixtures.released"],
 		check: (r) => r.code === 0 && r.stdout.trimEnd().endsWith("4 passed, 0 failed"),
 	},
+	{
+		what: "leaderboards --help (the commands)",
+		argv: ["cli/bin/leaderboards.mjs", "--help"],
+		check: (r) => r.code === 0 && r.stdout.startsWith("usage: leaderboards <command>") && r.stderr === "",
+	},
+	{
+		what: "leaderboards with no API key: a usage error naming the variable",
+		argv: ["cli/bin/leaderboards.mjs", "boards"],
+		env: { LEADERBOARDS_API_KEY: "" },
+		check: (r) => r.code === 2 && r.stdout === "" && r.stderr.includes("set LEADERBOARDS_API_KEY"),
+	},
 	{ what: "demo --json", argv: [...PROGRAMS.demo.argv, ...TINY_DEMO, "--json"], check: json },
 	{ what: "soak --json", argv: [...PROGRAMS.soak.argv, "--seeds=1", "--json"], check: json },
 	{ what: "bench --quick --json", argv: [...PROGRAMS.bench.argv, "--quick", "--json"], check: json },
@@ -100,9 +113,13 @@ CASES.push(
 
 // The programs as a user's shell starts them, not from inside npm (whose banner note would show).
 const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("npm_")));
-function run({ argv }) {
+function run({ argv, env: extra }) {
 	return new Promise((done) => {
-		const child = spawn(process.execPath, argv, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+		const child = spawn(process.execPath, argv, {
+			cwd: root,
+			env: { ...env, ...extra },
+			stdio: ["ignore", "pipe", "pipe"],
+		});
 		let stdout = "";
 		let stderr = "";
 		child.stdout.on("data", (chunk) => (stdout += chunk));
@@ -131,5 +148,5 @@ if (failures.length > 0) {
 	process.exit(1);
 }
 process.stdout.write(
-	`command: ${CASES.length} runs of the gate, bench, demo and soak keep the command-line conventions\n`,
+	`command: ${CASES.length} runs of the gate, bench, demo, soak and leaderboards keep the command-line conventions\n`,
 );

@@ -2,7 +2,8 @@
 // Builds what games consume, and the consumers that prove it, since the wally
 // and rojo binaries cannot run here:
 //
-//   node .ci/package.mjs npm        dist/npm: the @rbxts package (package-type Luau + .d.ts)
+//   node .ci/package.mjs npm        dist/npm: the @rbxts package (package-type Luau + .d.ts, and the
+//                                   moderation tool cli/ as its bin)
 //   node .ci/package.mjs wally      dist/wally: the Wally package (same Luau, runtime inside, and
 //                                   Luau types generated from the declarations: .ci/luau-types.mjs)
 //   node .ci/package.mjs consumers  dist/consumers: a plain Luau place with ServerPackages laid
@@ -97,6 +98,8 @@ function buildNpm() {
 	delete published.devDependencies;
 	writeJson(join(out, "package.json"), published);
 	for (const file of ["README.md", "LICENSE"]) cpSync(join(root, file), join(out, file));
+	// The moderation tool (package.json "bin": npx @rbxts/leaderboards): plain Node modules, no build.
+	for (const dir of ["bin", "src"]) cpSync(join(root, "cli", dir), join(out, "cli", dir), { recursive: true });
 	say(
 		`built the npm package ${pkg.name}@${pkg.version} in ${relative(root, out)} (Luau and .d.ts under out/); publish from there: npm publish ${relative(root, out)}`,
 	);

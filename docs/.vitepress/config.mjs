@@ -25,6 +25,7 @@ export default defineConfig({
 					{ text: "Boards", link: "/boards" },
 					{ text: "Where do I stand", link: "/standing" },
 					{ text: "Moderation", link: "/moderation" },
+					{ text: "Moderating from outside the game", link: "/moderation-cli" },
 					{ text: "Backends and scale", link: "/backends" },
 					{ text: "Shutdown, and what can be lost", link: "/shutdown" },
 					{ text: "Testing your game with the gate", link: "/testing" },

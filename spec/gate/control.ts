@@ -73,8 +73,39 @@ export interface OpenCloudResponse {
 
 /** The v2 error format (cloud/reference/errors). */
 export interface OpenCloudError {
-	code: "INVALID_ARGUMENT" | "NOT_FOUND" | "RESOURCE_EXHAUSTED" | "INTERNAL" | "UNAVAILABLE";
+	code:
+		| "INVALID_ARGUMENT"
+		| "PERMISSION_DENIED"
+		| "NOT_FOUND"
+		| "ABORTED"
+		| "RESOURCE_EXHAUSTED"
+		| "INTERNAL"
+		| "UNAVAILABLE";
 	message: string;
+}
+
+/** How the front paces the virtual clock against the wall clock. */
+export type FrontPace = "tool" | "always" | "never";
+
+/** A process the front ran: its exit code (undefined when killed), the signal, its output. */
+export interface FrontExit {
+	code?: number;
+	signal?: string;
+	stdout: string;
+	stderr: string;
+}
+
+/** A request the front answered. */
+export interface FrontRequest {
+	/** Virtual seconds at its arrival. */
+	at: number;
+	/** Wall seconds at its arrival. */
+	wall: number;
+	method: string;
+	path: string;
+	/** The openapi's operationId without "Cloud_", when the path names one. */
+	operation?: string;
+	status?: number;
 }
 
 export interface HeadlessGate {
@@ -230,7 +261,9 @@ export interface HeadlessGate {
 	 * Open Cloud v2 from outside every server: ordered data store entries
 	 * (`universes/{u}/ordered-data-stores/{store}/scopes/{scope}/entries[/{id}[:increment]]`) spending
 	 * the experience's data store budget with no queue (429 past it), and sorted map items
-	 * (`universes/{u}/memory-store/sorted-maps/{map}/items[/{id}]`) on the memory stores' quotas.
+	 * (`universes/{u}/memory-store/sorted-maps/{map}/items[/{id}]`) on the memory stores' quotas, and
+	 * standard data store entries (`universes/{u}/data-stores/{store}[/scopes/{scope}]/entries[/{id}[:increment]]`)
+	 * on the standard stores' budgets, an update's etag checked (409 ABORTED when the entry changed).
 	 * Yields for the request's latency ("OpenCloud" in a latency profile; sorted maps travel as MemoryStore).
 	 */
 	openCloud: {
@@ -246,6 +279,48 @@ export interface HeadlessGate {
 		clearFaults: () => void;
 		/** Requests made, by operation (the openapi's operationId without "Cloud_"), or all. */
 		calls: (operation?: string) => number;
+	};
+	/**
+	 * The loopback HTTP front of Open Cloud (spec/gate/front.mjs, engine/front.luau): a real HTTP
+	 * server on 127.0.0.1 answering v2 paths through `openCloud`, as the gateway would: 401 for a key
+	 * it was not given, 404 for another universe, 403 PERMISSION_DENIED for a scope the key lacks.
+	 */
+	front: {
+		/**
+		 * Serves (or changes what it serves); returns the port. pace: "tool" (the default: the clock runs
+		 * at wall speed while a process run() started runs), "always" or "never".
+		 */
+		serve: (options: {
+			universe?: number;
+			keys?: Record<string, string[]>;
+			pace?: FrontPace;
+			/** The port on 127.0.0.1 (any free one unless given; only the first serve() listens). */
+			port?: number;
+		}) => number;
+		/**
+		 * Runs `node argv...` in the project with `env` (PATH and LEADERBOARDS_BASE_URL, the front's address,
+		 * besides) and `input` on stdin; yields until it ends (killed past `timeout` wall seconds, 120 unless told).
+		 */
+		run: (
+			argv: string[],
+			options?: { env?: Record<string, string>; input?: string; timeout?: number },
+		) => FrontExit;
+		/**
+		 * Calls `module`'s exported main(argv, { env, stdout, stderr, stdin }) (a path in the project) in the
+		 * front's worker, a program run without a process of its own; yields until it returns its exit code.
+		 */
+		invoke: (
+			module: string,
+			argv: string[],
+			options?: { env?: Record<string, string>; input?: string },
+		) => FrontExit;
+		/** Requests answered since the last clearLog, in arrival order. */
+		log: () => FrontRequest[];
+		clearLog: () => void;
+		/** Stops serving; processes still running are killed. */
+		stop: () => void;
+		/** The permission scopes each operation needs (the openapi's x-roblox-scopes). */
+		scopes: Record<string, string[]>;
 	};
 	players: {
 		join: (info: { UserId: number; Name?: string; DisplayName?: string }) => Player;

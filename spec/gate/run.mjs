@@ -28,6 +28,7 @@ import { availableParallelism } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse, usage } from "./command.mjs";
+import { createFront } from "./front.mjs";
 import { raiseHeap } from "./heap.mjs";
 
 // luau-web loads in main(), once --heap is read: its module would otherwise get a fixed 17 MB heap.
@@ -333,6 +334,7 @@ async function main() {
 	const status = statusLine();
 	let state;
 	const chunks = compiler(() => state);
+	const front = createFront();
 	const env = {
 		__host_read: (path) => {
 			try {
@@ -367,6 +369,9 @@ async function main() {
 			stream.write(start + mapped + (start ? "\x1b[0m" : "") + "\n");
 		},
 		__host_file_map: (text) => traces.load(String(text)),
+		// The loopback HTTP front of the emulated Open Cloud (front.mjs): Luau polls it, never the reverse.
+		__host_front: (command, payload) =>
+			front.call(String(command), payload === undefined ? undefined : String(payload)),
 		__engine_dir: relative(projectDir, join(gateDir, "engine")),
 		__config: JSON.stringify({
 			project: options.project,
@@ -387,7 +392,7 @@ async function main() {
 	state = await LuauState.createAsync(env);
 	const boot = state.loadstring(
 		`local host = { read = __host_read, list = __host_list, load = __host_load, unpin = __host_unpin, clock = __host_clock,
-			write = __host_write, fileMap = __host_file_map, engineDir = __engine_dir }
+			write = __host_write, fileMap = __host_file_map, front = __host_front, engineDir = __engine_dir }
 		local init = host.load(host.read(host.engineDir .. "/init.luau"), "=gate/init")
 		if type(init) ~= "function" then error(init) end
 		return init(host, __config)`,

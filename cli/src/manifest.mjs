@@ -1,0 +1,126 @@
+// The manifest the library writes (docs/manifest.md, the contract): a standard
+// DataStore named StorePrefix .. "Manifest" (default CKBoard_Manifest), scope
+// "global", with the keys
+//
+//   layout               { Version = 1, StorePrefix, Updated, Boards = { [name] = { Backend, Prefix, Shards,
+//                          Storage, Values, TieBreak, Reset, ResetOffset, WeekStart, Ascending, Sum, KeepBest } } }
+//   periods:<Storage>    { Version = 1, Ids = { period ids, ascending } }
+//   erasure:<key>        { Version = 1, Key, Requested, State = "pending" | "done", Removed, Remaining }
+//   erasures             { Version = 1, Pending = { keys } }
+//
+// Values are JSON written by Luau, so an empty list may arrive as {} as well as [].
+
+export const DEFAULT_PREFIX = "CKBoard_";
+const ATTEMPTS = 10; // read-modify-write rounds before giving up on a busy record
+
+/** A list from the manifest: [] for an absent or empty one, whichever way JSON wrote it. */
+export function listOf(value) {
+	if (Array.isArray(value)) return value;
+	if (value && typeof value === "object") return Object.values(value);
+	return [];
+}
+
+// A standard entry id on the path: an id holding "@" is read at its latest revision
+// (Get Data Store Entry: "append the special revision ID @latest").
+function entryPath(cloud, store, key, reading) {
+	const id = reading && key.includes("@") ? `${key}@latest` : key;
+	return `${cloud.standardEntries(store)}/${encodeURIComponent(id)}`;
+}
+
+export class Manifest {
+	constructor(cloud, prefix = DEFAULT_PREFIX) {
+		this.cloud = cloud;
+		this.prefix = prefix;
+		this.store = `${prefix}Manifest`;
+		this.periodsCache = new Map();
+		this.known = new Map(); // key -> { value, etag } as this tool last read or wrote it
+	}
+
+	/** { value, etag } of a key, or undefined when the key is absent. */
+	async read(key) {
+		const { status, body } = await this.cloud.request(
+			"GetDataStoreEntry",
+			"GET",
+			entryPath(this.cloud, this.store, key, true),
+			{ accept: [404] },
+		);
+		const found = status === 404 ? undefined : { value: body.value, etag: body.etag };
+		this.known.set(key, found);
+		return found;
+	}
+
+	/** The layout; an error naming what to check when there is none. */
+	async layout() {
+		if (this.layoutValue) return this.layoutValue;
+		const found = await this.read("layout");
+		if (!found || typeof found.value !== "object" || typeof found.value.Boards !== "object")
+			throw new ManifestError(
+				`no manifest layout in universe ${this.cloud.universe} (data store ${this.store}, key "layout"): the universe does not exist, or no server has run the library since it began writing its manifest, or the game's StorePrefix is not "${this.prefix}" (--prefix)`,
+			);
+		this.layoutValue = found.value;
+		return found.value;
+	}
+
+	/** Every period id of a Reset board's storage, ascending. */
+	async periods(storage) {
+		if (!this.periodsCache.has(storage)) {
+			const found = await this.read(`periods:${storage}`);
+			const ids = listOf(found?.value?.Ids).map(String).sort();
+			this.periodsCache.set(storage, ids);
+		}
+		return this.periodsCache.get(storage);
+	}
+
+	/**
+	 * Read-modify-write of one key, safe against game servers updating it at the same
+	 * time (their UpdateAsync, the tool's etag): `change(value | undefined)` returns the
+	 * new value, or undefined to leave it. Returns the value stored in the end.
+	 */
+	async update(key, change) {
+		for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+			// What this tool last read or wrote first (no read spent); its etag tells if anyone wrote since.
+			const found = attempt === 0 && this.known.has(key) ? this.known.get(key) : await this.read(key);
+			const next = change(found?.value === undefined ? undefined : structuredClone(found.value));
+			if (next === undefined) return found?.value;
+			if (!found) {
+				const created = await this.cloud.request(
+					"CreateDataStoreEntry",
+					"POST",
+					this.cloud.standardEntries(this.store),
+					{ query: { id: key }, body: { value: next }, accept: [400] },
+				);
+				if (
+					created.status === 400 &&
+					created.body?.code === "INVALID_ARGUMENT" &&
+					/exist/i.test(created.body?.message ?? "")
+				)
+					continue; // a server created it meanwhile: read it again
+				if (created.status === 400)
+					throw new ManifestError(`Open Cloud refused to create ${key}: ${created.body?.message}`);
+				this.known.set(key, { value: next, etag: created.body.etag });
+				return next;
+			}
+			const updated = await this.cloud.request(
+				"UpdateDataStoreEntry",
+				"PATCH",
+				entryPath(this.cloud, this.store, key, false),
+				{
+					body: { value: next, etag: found.etag },
+					accept: [409, 412, 404],
+				},
+			);
+			if (updated.status === 200) {
+				this.known.set(key, { value: next, etag: updated.body.etag });
+				return next;
+			}
+			// 409/412: another writer got there first; 404: it was removed meanwhile. Read again.
+			this.known.delete(key);
+		}
+		throw new ManifestError(
+			`${this.store} key ${key} kept changing under ${ATTEMPTS} attempts to update it; try again`,
+		);
+	}
+}
+
+/** A manifest that is missing or not as docs/manifest.md says: exit code 1. */
+export class ManifestError extends Error {}
