@@ -7,7 +7,8 @@ const describeGate = gate ? describe : describe.skip;
 
 // Issue 26's rows at a size npm test affords: 100 one-player servers on one experience, three
 // boards, an Open Cloud tool spending 10% of the budget (npm run bench runs 100 x 30 and 1,000 x 8).
-describeGate("an experience of 100 servers, this project beside today's design", () => {
+// npm run bench measures today's design beside it.
+describeGate("an experience of 100 servers", () => {
 	it("holds every goal: nothing throttled or lost, pages read once a refresh, records seen within 5 s", () => {
 		const size = { servers: 100, players: 1, minutes: 1.5, openCloud: 0.1 };
 		const ours = playExperience(gate!, size, "ours");
@@ -22,8 +23,5 @@ describeGate("an experience of 100 servers, this project beside today's design",
 		expect(ours.memoryShare).toBeLessThanOrEqual(0.1);
 		expect(ours.messagesRefused).toBe(0);
 		expect(heldGoals(ours)).toBe(true);
-		// Today's design reads every page on every server.
-		const today = playExperience(gate!, { ...size, minutes: 1 }, "today");
-		expect(today.topListsPerMinute).toBeGreaterThan(20 * ours.topListsPerMinute);
 	}, 3_600_000);
 });
