@@ -1,6 +1,7 @@
 import { HttpService } from "@rbxts/services";
 import { Logger } from "../../../../kernel";
 import { Board, PagesStage, SharedPage, StageContext, experienceTime } from "../../types";
+import { eraseFromPages } from "./erase";
 import { ANNOUNCEMENTS, PageItem, itemOf, refreshed, rowsOf, withPatch } from "./item";
 
 const log = Logger.scope("Leaderboards");
@@ -78,6 +79,14 @@ export class Pages implements PagesStage {
 		);
 		if (!ok) this.warnFailing(problem);
 		return ok && granted;
+	}
+
+	erase(key: string): boolean {
+		for (const [, board] of this.context.settings.boards) {
+			const map = this.mapFor(board);
+			if (map) return eraseFromPages(map, key, PAGE_LIFETIME);
+		}
+		return true;
 	}
 
 	// Boards of this attach whose pages are shared (the same on every server of the game).
