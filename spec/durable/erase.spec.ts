@@ -129,6 +129,11 @@ describeGate("boards:erase(subject)", () => {
 			expect(record.State).toBe("pending");
 			expect(record.Removed.size()).toBeGreaterThan(20);
 			expect(record.Removed.size() + record.Remaining.size()).toBe(100);
+			// Handed back: no holder, so the next server need not wait for a lease to run out.
+			const stored = gate!.dataStore.standard.snapshot("CKBoard_Manifest").get("erasure:42") as {
+				Holder?: string;
+			};
+			expect(stored.Holder).toBeUndefined();
 			const removedByA = gate!.dataStore.calls("RemoveAsync");
 			expect(removedByA).toBe(record.Removed.size());
 			const second = boardsAt(b, config, { Backend: backendOn("ordered", b) });
@@ -216,6 +221,45 @@ describeGate("boards:erase(subject)", () => {
 			boards.destroy();
 		},
 		20 * MINUTES,
+	);
+
+	it(
+		"a request written from outside the game (the manifest's records alone) is carried out by a server",
+		() => {
+			gate!.calendar.set(NOW + 3600);
+			seedDaily(
+				"DailyKills",
+				2,
+				new Map([
+					["42", 3],
+					["7", 1],
+				]),
+			);
+			gate!.dataStore.standard.seed(
+				"CKBoard_Manifest",
+				new Map<string, unknown>([
+					["erasure:42", { Version: 1, Key: "42", Requested: NOW + 3600, State: "pending" }],
+					["erasures", { Version: 1, Pending: ["42"] }],
+				]),
+			);
+			const server = newServer(gate!);
+			const { boards } = boardsAt(
+				server,
+				{ DailyKills: { Reset: "Daily" } },
+				{
+					Backend: backendOn("ordered", server),
+				},
+			);
+			task.wait(1); // the first poll, at start
+			expect(boards.submit("DailyKills", "42", 9)).toBe(false);
+			expect(waitFor(() => boards.erasure("42")?.State === "done", 300, 5)).toBe(true);
+			expect(boards.erasure("42")!.Removed.size()).toBe(3);
+			for (const back of [0, 1, 2])
+				expect(gate!.dataStore.snapshot(`CKBoard_DailyKills@${dayOf(NOW - back * DAY)}`)).toEqual(
+					new Map([["7", 1]]),
+				);
+		},
+		10 * MINUTES,
 	);
 
 	it(

@@ -22,6 +22,8 @@ export class Eraser implements EraserStage {
 	private readonly elsewhere = new Set<string>();
 	private current?: ErasureRun;
 	private busy = false;
+	// Keys to work on, in order.
+	private readonly queued = new Array<string>();
 	// The next poll: a task.delay, not a Scheduler deadline, which would keep the Heartbeat step on all the while.
 	private timer?: thread;
 	private stopped = false;
@@ -88,15 +90,15 @@ export class Eraser implements EraserStage {
 		if (!this.stopped) this.timer = task.delay(POLL_SECONDS, () => this.poll());
 	}
 
-	// One erasure at a time on this server, on its own thread: `keys` in turn, skipping those others hold.
+	// One erasure at a time on this server, on its own thread, in request order; one another server holds is
+	// skipped until the next poll.
 	private work(keys: string[]) {
-		if (this.busy || this.stopped) return;
-		const todo = keys.filter((key) => !this.elsewhere.has(key));
-		if (todo.isEmpty()) return;
+		for (const key of keys) if (!this.elsewhere.has(key) && !this.queued.includes(key)) this.queued.push(key);
+		if (this.busy || this.stopped || this.queued.isEmpty()) return;
 		this.busy = true;
 		task.spawn(() => {
-			for (const key of todo) {
-				if (this.stopped) break;
+			while (!this.stopped && !this.queued.isEmpty()) {
+				const key = this.queued.remove(0)!;
 				const run = new ErasureRun(this.context, key, () => this.stopped);
 				this.current = run;
 				const [ok, ended] = pcall(() => run.run());

@@ -39,6 +39,7 @@ export class ErasureRun {
 	private record!: ErasureRecord;
 	private renewed = 0;
 	private lost = false;
+	private planned = true;
 	private sleeping?: Promise<void>;
 
 	constructor(
@@ -53,6 +54,8 @@ export class ErasureRun {
 		this.context.manifest.update(INDEX_KEY, (old) => indexWith(old, this.key, true));
 		const targets = targetsOf(this.context.manifest, this.context.settings);
 		if (!targets) return this.handBack();
+		// A request written from outside the game (the Open Cloud tool) may list no stores: the first holder does.
+		if (!this.planned) for (const target of targets) this.record.Remaining.push(target.name);
 		const named = byName(targets);
 		for (const name of [...this.record.Remaining]) {
 			const target = named.get(name);
@@ -73,9 +76,13 @@ export class ErasureRun {
 		return this.context.manifest.now();
 	}
 
-	// Takes the record's lease; false when it is done, missing or held by another server.
+	// Takes the record's lease; false when it is done, missing or held by another server (seen first by a
+	// read: every server polls, and only one should write).
 	private lease(): boolean {
 		const { manifest } = this.context;
+		const [read, value] = manifest.read(recordKey(this.key));
+		const seen = read ? erasureOf(value) : undefined;
+		if (!seen || seen.State !== "pending" || !leaseFree(seen, manifest.server, this.now())) return false;
 		let taken: ErasureRecord | undefined;
 		const [ok] = manifest.update(recordKey(this.key), (old) => {
 			const record = erasureOf(old);
@@ -86,7 +93,13 @@ export class ErasureRun {
 			return taken;
 		});
 		if (!ok || !taken) return false;
-		this.record = { ...taken, Removed: [...(taken.Removed ?? [])], Remaining: [...(taken.Remaining ?? [])] };
+		this.planned = taken.Remaining !== undefined;
+		this.record = {
+			...taken,
+			Requested: taken.Requested ?? this.now(),
+			Removed: [...(taken.Removed ?? [])],
+			Remaining: [...(taken.Remaining ?? [])],
+		};
 		this.renewed = this.now();
 		return true;
 	}
