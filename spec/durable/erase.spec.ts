@@ -60,7 +60,7 @@ describeGate("boards:erase(subject)", () => {
 					["7", 4],
 				]),
 			);
-			const live = backendOn({ memory: 4 });
+			const live = backendOn("MemoryStore", undefined, 4);
 			const { boards, kernel } = boardsAt(undefined, {
 				Kills: {},
 				DailyKills: { Reset: "Daily" },
@@ -119,7 +119,7 @@ describeGate("boards:erase(subject)", () => {
 			const config = { DailyKills: { Reset: "Daily" as const } };
 			const a = newServer(gate!);
 			const b = newServer(gate!);
-			const first = boardsAt(a, config, { Backend: backendOn("ordered", a) });
+			const first = boardsAt(a, config, { Backend: backendOn("OrderedDataStore", a) });
 			first.boards.erase("42");
 			// A empty server's remove budget: its startup burst and 30 a minute, so 100 stores take minutes.
 			task.wait(20);
@@ -136,7 +136,7 @@ describeGate("boards:erase(subject)", () => {
 			expect(stored.Holder).toBeUndefined();
 			const removedByA = gate!.dataStore.calls("RemoveAsync");
 			expect(removedByA).toBe(record.Removed.size());
-			const second = boardsAt(b, config, { Backend: backendOn("ordered", b) });
+			const second = boardsAt(b, config, { Backend: backendOn("OrderedDataStore", b) });
 			expect(waitFor(() => second.boards.erasure("42")?.State === "done", 600, 5)).toBe(true);
 			for (const id of days) expect(gate!.dataStore.snapshot(`CKBoard_DailyKills@${id}`).has("42")).toBe(false);
 			// B did only what was left, then swept the store a late write could reach (today's: yesterday's
@@ -154,9 +154,9 @@ describeGate("boards:erase(subject)", () => {
 			const a = newServer(gate!);
 			const b = newServer(gate!);
 			const config = { Kills: {} };
-			const eraser = boardsAt(a, config, { Backend: backendOn("ordered", a), SkipLoop: true });
+			const eraser = boardsAt(a, config, { Backend: backendOn("OrderedDataStore", a), SkipLoop: true });
 			// B's write of 42 is out 8 s before its UpdateAsync runs: the erasure's removal lands before it.
-			const slow = backendOn("ordered", b);
+			const slow = backendOn("OrderedDataStore", b);
 			const set = slow.set!;
 			slow.set = (...args) => {
 				task.wait(8);
@@ -195,7 +195,7 @@ describeGate("boards:erase(subject)", () => {
 				server,
 				{ Kills: {}, DailyKills: { Reset: "Daily" } },
 				{
-					Backend: backendOn("ordered", server),
+					Backend: backendOn("OrderedDataStore", server),
 				},
 			);
 			boards.erase("42");
@@ -247,7 +247,7 @@ describeGate("boards:erase(subject)", () => {
 				server,
 				{ DailyKills: { Reset: "Daily" } },
 				{
-					Backend: backendOn("ordered", server),
+					Backend: backendOn("OrderedDataStore", server),
 				},
 			);
 			task.wait(1); // the first poll, at start

@@ -36,7 +36,7 @@ describeGate("boards:onPeriodEnd(board, handler)", () => {
 				const attached = boardsAt(
 					server,
 					{ Daily: { Reset: "Daily" } },
-					{ Backend: backendOn("ordered", server) },
+					{ Backend: backendOn("OrderedDataStore", server) },
 				);
 				attached.boards.onPeriodEnd("Daily", (standings, info) => calls.push({ standings, info }), {
 					Count: 3,
@@ -68,7 +68,11 @@ describeGate("boards:onPeriodEnd(board, handler)", () => {
 		() => {
 			gate!.calendar.set(MIDNIGHT - 5);
 			const calls = new Array<Call>();
-			const { boards } = boardsAt(undefined, { Daily: { Reset: "Daily" } }, { Backend: backendOn("ordered") });
+			const { boards } = boardsAt(
+				undefined,
+				{ Daily: { Reset: "Daily" } },
+				{ Backend: backendOn("OrderedDataStore") },
+			);
 			boards.onPeriodEnd("Daily", (standings, info) => calls.push({ standings, info }));
 			boards.submit("Daily", "early", 5);
 			task.wait(4);
@@ -129,13 +133,13 @@ describeGate("boards:onPeriodEnd(board, handler)", () => {
 		() => {
 			gate!.calendar.set(MIDNIGHT - 600);
 			const config = { Daily: { Reset: "Daily" as const } };
-			const first = boardsAt(undefined, config, { Backend: backendOn("ordered") });
+			const first = boardsAt(undefined, config, { Backend: backendOn("OrderedDataStore") });
 			first.boards.submit("Daily", "a", 3);
 			first.boards.destroy(); // the last server closes before midnight
 			first.kernel.stop();
 			gate!.calendar.set(MIDNIGHT + 3 * 3600);
 			const calls = new Array<Call>();
-			const later = boardsAt(undefined, config, { Backend: backendOn("ordered") });
+			const later = boardsAt(undefined, config, { Backend: backendOn("OrderedDataStore") });
 			later.boards.onPeriodEnd("Daily", (standings, info) => calls.push({ standings, info }));
 			expect(waitFor(() => calls.size() > 0, 30)).toBe(true);
 			expect(calls[0].info.Period).toBe("2026-12-06");
@@ -152,7 +156,7 @@ describeGate("boards:onPeriodEnd(board, handler)", () => {
 			const { boards, kernel } = boardsAt(
 				undefined,
 				{ Daily: { Reset: "Daily" } },
-				{ Backend: backendOn("ordered") },
+				{ Backend: backendOn("OrderedDataStore") },
 			);
 			const failures = new Array<[string, number]>();
 			kernel.Bus.subscribe(Topics.PeriodEndFailed, (_, _board, _period, problem, attempts) =>

@@ -6,10 +6,9 @@ import {
 	Leaderboards,
 	OrderedStores,
 	attach,
-	memoryStoreBackend,
-	orderedDataStoreBackend,
 } from "../../plugins/leaderboards";
 import { GateServer, HeadlessGate } from "../gate/control";
+export { backendOn } from "../leaderboards/stores";
 
 // Servers for the durable work's specs (erase(), onPeriodEnd()): boards on a server's own services
 // (its DataStoreService for the ordered stores and the manifest, its MemoryStoreService, Players and
@@ -35,25 +34,6 @@ export function closeServers() {
 	attached.clear();
 	for (const server of opened) pcall(() => server.close());
 	opened.clear();
-}
-
-/** What a board is stored on: the default backend, or MemoryStore sorted maps over `shards`. */
-export type Kind = "ordered" | { memory: number };
-
-/** The backend of `kind` on a server's services (or this one's). */
-export function backendOn(kind: Kind, server?: GateServer): Backend {
-	const services = server?.game ?? game;
-	if (kind === "ordered")
-		return orderedDataStoreBackend(
-			"CKBoard_",
-			services.GetService("DataStoreService") as unknown as OrderedStores,
-			services.GetService("Players"),
-		);
-	return memoryStoreBackend({
-		Shards: kind.memory,
-		MemoryStoreService: services.GetService("MemoryStoreService"),
-		Players: services.GetService("Players"),
-	});
 }
 
 /** The attach options naming a server's services. */

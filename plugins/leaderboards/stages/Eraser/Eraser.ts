@@ -1,6 +1,6 @@
 import { Logger } from "../../../../kernel";
 import { EraserStage, ErasureReport, SUBJECTS, StageContext, Subject, Topics, subjectKey } from "../../types";
-import { INDEX_KEY, erasureOf, failedReport, indexWith, pendingOf, recordKey, reportOf, requested } from "./record";
+import { INDEX_KEY, erasureOf, indexWith, pendingOf, recordKey, reportOf, requested, unrecordedReport } from "./record";
 import { ErasureRun, POLL_SECONDS } from "./run";
 import { targetsOf } from "./targets";
 
@@ -8,7 +8,7 @@ const log = Logger.scope("Leaderboards");
 
 /**
  * erase(): a key out of every board, every period, both backends, durably. The request is recorded
- * first (erasure:<key> with every store the manifest lists still to do, then the erasures index), then
+ * first (the erasures index, then erasure:<key> with every store the manifest lists still to do), then
  * worked on by one server at a time under the record's lease (ErasureRun). Every server reads the index
  * at start and every POLL_SECONDS: it blocks each pending key (its submits refused, its queued values
  * and a failed write of it dropped, hidden from every read and cache) and takes over an erasure nobody
@@ -54,6 +54,9 @@ export class Eraser implements EraserStage {
 		this.block(key);
 		const targets = targetsOf(manifest, settings);
 		if (!targets) return this.unrecorded(key, "a board's periods could not be read from the manifest");
+		// The index first: a key it lists is carried out even if this server dies before the record is written.
+		const [indexed, why] = manifest.update(INDEX_KEY, (old) => indexWith(old, key, true));
+		if (!indexed) return this.unrecorded(key, why);
 		let report: ErasureReport | undefined;
 		const [ok, problem] = manifest.update(recordKey(key), (old) => {
 			const record = erasureOf(old);
@@ -63,11 +66,9 @@ export class Eraser implements EraserStage {
 			report = reportOf(fresh ?? record!);
 			return fresh;
 		});
-		if (!ok || !report) return this.unrecorded(key, problem);
-		// A run adds it again if this fails: the record is what makes the request durable.
-		manifest.update(INDEX_KEY, (old) => indexWith(old, key, true));
 		this.work([key]);
-		return report;
+		// Indexed, not recorded: the server that takes it lists the stores itself.
+		return ok && report ? report : unrecordedReport(key, true, problem);
 	}
 
 	erasure(subject: Subject): ErasureReport | undefined {
@@ -135,7 +136,7 @@ export class Eraser implements EraserStage {
 		this.blocked.delete(key);
 		this.context.removals.erased(key, this.context.settings.boardNames);
 		log.warn(`erase ${key}: not recorded (${tostring(problem)}); call erase() again`);
-		return failedReport(key, problem);
+		return unrecordedReport(key, false, problem);
 	}
 
 	// The subject's key; a subject with none is the game's bug: raised at its call, naming it.

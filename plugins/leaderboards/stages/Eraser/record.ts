@@ -19,6 +19,11 @@ export function requested(key: string, now: number, remaining: string[]): Erasur
 	return { Version: MANIFEST_VERSION, Key: key, Requested: now, State: "pending", Removed: [], Remaining: remaining };
 }
 
+/** A request whose stores are not listed yet (written by a tool, or lost with its server): its first holder lists them. */
+export function unplanned(key: string, now: number): ErasureRecord {
+	return { Version: MANIFEST_VERSION, Key: key, Requested: now, State: "pending" } as ErasureRecord;
+}
+
 /** What a game sees of a record. */
 export function reportOf(record: ErasureRecord): ErasureReport {
 	return table.freeze({
@@ -31,14 +36,20 @@ export function reportOf(record: ErasureRecord): ErasureReport {
 	});
 }
 
-/** A request that could not be recorded: nothing was done. */
-export function failedReport(key: string, problem: unknown): ErasureReport {
+/**
+ * A request whose record could not be written: "failed" when not even the index holds it (nothing was done),
+ * "pending" when the index does (the server that takes it lists the stores).
+ */
+export function unrecordedReport(key: string, indexed: boolean, problem: unknown): ErasureReport {
+	const why = tostring(problem);
 	return table.freeze({
 		Key: key,
-		State: "failed",
+		State: indexed ? "pending" : "failed",
 		Removed: table.freeze([]),
 		Remaining: table.freeze([]),
-		Error: `the erasure could not be recorded (${tostring(problem)}); nothing was removed: call erase() again`,
+		Error: indexed
+			? `indexed, but its record could not be written (${why}): a server lists the stores when it takes it`
+			: `the erasure could not be recorded (${why}); nothing was removed: call erase() again`,
 	});
 }
 

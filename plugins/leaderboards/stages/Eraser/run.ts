@@ -1,6 +1,6 @@
 import { Logger, Priority, sleep, within } from "../../../../kernel";
 import { ErasureRecord, StageContext, Topics, leaseFree } from "../../types";
-import { INDEX_KEY, erasureOf, indexWith, recordKey, reportOf } from "./record";
+import { INDEX_KEY, erasureOf, indexWith, recordKey, reportOf, unplanned } from "./record";
 import { Target, byName, targetsOf } from "./targets";
 
 const log = Logger.scope("Leaderboards");
@@ -50,8 +50,9 @@ export class ErasureRun {
 
 	/** Yields until the erasure is done, handed back, or found held by another server. */
 	run(): RunEnd {
-		if (!this.lease()) return "busy";
-		this.context.manifest.update(INDEX_KEY, (old) => indexWith(old, this.key, true));
+		const lease = this.lease();
+		if (lease === "done") return this.indexed();
+		if (lease === "busy") return "busy";
 		const targets = targetsOf(this.context.manifest, this.context.settings);
 		if (!targets) return this.handBack();
 		// A request written from outside the game (the Open Cloud tool) may list no stores: the first holder does.
@@ -76,23 +77,25 @@ export class ErasureRun {
 		return this.context.manifest.now();
 	}
 
-	// Takes the record's lease; false when it is done, missing or held by another server (seen first by a
-	// read: every server polls, and only one should write).
-	private lease(): boolean {
+	// Takes the record's lease; false when it is done or held by another server (seen first by a read:
+	// every server polls, and only one should write). An indexed key with no record is a request whose
+	// server died before writing it: it is recorded now, its stores listed by this run.
+	private lease(): "taken" | "busy" | "done" {
 		const { manifest } = this.context;
 		const [read, value] = manifest.read(recordKey(this.key));
-		const seen = read ? erasureOf(value) : undefined;
-		if (!seen || seen.State !== "pending" || !leaseFree(seen, manifest.server, this.now())) return false;
+		if (!read) return "busy";
+		const seen = erasureOf(value);
+		if (seen?.State === "done") return "done";
+		if (!leaseFree(seen, manifest.server, this.now())) return "busy";
 		let taken: ErasureRecord | undefined;
 		const [ok] = manifest.update(recordKey(this.key), (old) => {
-			const record = erasureOf(old);
+			const record = erasureOf(old) ?? unplanned(this.key, this.now());
 			taken = undefined;
-			if (!record || record.State !== "pending" || !leaseFree(record, manifest.server, this.now()))
-				return undefined;
+			if (record.State !== "pending" || !leaseFree(record, manifest.server, this.now())) return undefined;
 			taken = { ...record, Holder: manifest.server, Until: this.now() + ERASURE_LEASE_SECONDS };
 			return taken;
 		});
-		if (!ok || !taken) return false;
+		if (!ok || !taken) return "busy";
 		this.planned = taken.Remaining !== undefined;
 		this.record = {
 			...taken,
@@ -101,14 +104,14 @@ export class ErasureRun {
 			Remaining: [...(taken.Remaining ?? [])],
 		};
 		this.renewed = this.now();
-		return true;
+		return "taken";
 	}
 
 	// Writes the progress and renews the lease when due; false once the lease is lost (or ran out unrenewed).
-	private checkpoint(force = false): boolean {
+	private checkpoint(): boolean {
 		const now = this.now();
 		if (this.lost) return false;
-		if (!force && now - this.renewed < PROGRESS_SECONDS) return true;
+		if (now - this.renewed < PROGRESS_SECONDS) return true;
 		const { manifest } = this.context;
 		const progress = { ...this.record, Holder: manifest.server, Until: now + ERASURE_LEASE_SECONDS };
 		const [ok] = manifest.update(recordKey(this.key), (old) => {
@@ -155,13 +158,15 @@ export class ErasureRun {
 		const since = this.record.Requested - SWEEP_BACK_SECONDS;
 		for (const target of targets)
 			if ((target.finish === undefined || target.finish > since) && !this.removeFrom(target)) return false;
-		// Shared pages drop it now rather than at their next refresh.
-		this.context.stages.Pages.erase?.(this.key);
+		// Shared pages drop it now rather than at their next refresh (a hung MemoryStore request must not hold
+		// the erasure: the pages drop it at their refresh anyway).
+		const { kernel } = this.context;
+		within(kernel.Scheduler, settings.RequestSeconds, () => this.context.stages.Pages.erase?.(this.key));
 		return true;
 	}
 
 	private finish(): RunEnd {
-		const { manifest, kernel, settings, removals } = this.context;
+		const { manifest, kernel } = this.context;
 		const done: ErasureRecord = { ...this.record, State: "done", Holder: undefined, Until: undefined };
 		done.Finished = this.now();
 		const [ok] = manifest.update(recordKey(this.key), (old) => {
@@ -169,9 +174,15 @@ export class ErasureRun {
 			return record?.State === "pending" && record.Holder === manifest.server ? done : undefined;
 		});
 		if (!ok) return this.handBack();
+		kernel.Bus.publish(Topics.Erased, this.key, reportOf(done));
+		return this.indexed();
+	}
+
+	// Done: out of the index (also when a holder marked it done and could not take it out) and unblocked here.
+	private indexed(): RunEnd {
+		const { manifest, settings, removals } = this.context;
 		manifest.update(INDEX_KEY, (old) => indexWith(old, this.key, false));
 		removals.erased(this.key, settings.boardNames);
-		kernel.Bus.publish(Topics.Erased, this.key, reportOf(done));
 		return "done";
 	}
 

@@ -70,9 +70,9 @@ export class PeriodRun {
 		if (!found && !manifest.periods(this.registration.board)?.includes(this.period.Id)) return DONE;
 		if (!this.lease()) return this.later(REWARD_LEASE_SECONDS);
 		// destroy() meanwhile: the period goes back at once, for another server.
-		if (this.stopped()) return this.release(manifest.now(), undefined);
+		if (this.stopped()) return this.release(manifest.now(), undefined, true);
 		const standings = this.standings();
-		if (!standings) return this.release(manifest.now() + RETRY_SECONDS, undefined);
+		if (!standings) return this.release(manifest.now() + RETRY_SECONDS, undefined, true);
 		return this.call(standings);
 	}
 
@@ -164,9 +164,12 @@ export class PeriodRun {
 		}
 	}
 
-	// Lets the lease go: nobody runs the period before `at` (a retry's backoff), then any server may.
-	private release(at: number, problem: string | undefined): Outcome {
-		const back = { ...this.record!, Holder: undefined, Until: at, Error: problem ?? this.record!.Error };
+	// Lets the lease go: nobody runs the period before `at` (a retry's backoff), then any server may. `unrun`:
+	// the handler was not called, so the attempt does not count.
+	private release(at: number, problem: string | undefined, unrun = false): Outcome {
+		const record = this.record!;
+		const attempts = unrun ? record.Attempts - 1 : record.Attempts;
+		const back = { ...record, Holder: undefined, Until: at, Error: problem ?? record.Error, Attempts: attempts };
 		this.context.manifest.update(this.key, (old) => (this.holds(old) ? back : undefined));
 		return { kind: "retry", at };
 	}
