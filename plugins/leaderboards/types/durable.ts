@@ -18,7 +18,7 @@ export interface ErasureReport {
 	readonly Removed: ReadonlyArray<string>;
 	/** Full store names still to do. */
 	readonly Remaining: ReadonlyArray<string>;
-	/** Why the request was not recorded ("failed"). */
+	/** Why the request was not recorded ("failed"), or why only the erasures index holds it ("pending", no stores listed yet). */
 	readonly Error?: string;
 }
 

@@ -8,7 +8,7 @@ import {
 	periodNamed,
 	shown,
 } from "../../types";
-import { Outcome, PeriodRun, RETRY_SECONDS, Registration } from "./period";
+import { PeriodRun, RETRY_SECONDS, Registration } from "./period";
 
 /** The standings a handler gets unless told (the top N). */
 export const DEFAULT_COUNT = 10;
@@ -35,6 +35,8 @@ export class Rewards implements RewardsStage {
 	// Scheduler deadlines, which would keep the Heartbeat step on for a day.
 	private readonly timers = new Map<string, thread>();
 	private readonly random = new Random();
+	// Periods this server is checking now: a second check would pass its own lease (leaseFree lets a holder in).
+	private readonly checking = new Set<string>();
 	private started = false;
 	private stopped = false;
 
@@ -114,7 +116,11 @@ export class Rewards implements RewardsStage {
 			this.arm(name, due - manifest.now(), () => this.check(registration, id));
 			return false;
 		}
-		const outcome: Outcome = new PeriodRun(this.context, registration, period, () => this.stopped).run();
+		if (this.checking.has(name)) return false;
+		this.checking.add(name);
+		const [ok, outcome] = pcall(() => new PeriodRun(this.context, registration, period, () => this.stopped).run());
+		this.checking.delete(name);
+		if (!ok) error(outcome, 0);
 		if (outcome.kind === "done") return true;
 		this.arm(name, outcome.at - manifest.now(), () => this.check(registration, id));
 		return false;
