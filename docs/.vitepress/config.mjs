@@ -26,6 +26,8 @@ export default defineConfig({
 					{ text: "Where do I stand", link: "/standing" },
 					{ text: "Moderation", link: "/moderation" },
 					{ text: "Moderating from outside the game", link: "/moderation-cli" },
+					{ text: "Erasure", link: "/erasure" },
+					{ text: "Period rewards", link: "/rewards" },
 					{ text: "Backends and scale", link: "/backends" },
 					{ text: "Shutdown, and what can be lost", link: "/shutdown" },
 					{ text: "Testing your game with the gate", link: "/testing" },

@@ -1,5 +1,6 @@
 import { Kernel, Logger, Service } from "../../kernel";
 import { Drainer } from "./stages/Drainer/Drainer";
+import { Eraser } from "./stages/Eraser/Eraser";
 import { Flusher } from "./stages/Flusher/Flusher";
 import { Herald } from "./stages/Herald/Herald";
 import { Pages } from "./stages/Pages/Pages";
@@ -7,11 +8,16 @@ import { NameResolver } from "./stages/NameResolver/NameResolver";
 import { Queue } from "./stages/Queue/Queue";
 import { Reader } from "./stages/Reader/Reader";
 import { Refresher } from "./stages/Refresher/Refresher";
+import { Rewards } from "./stages/Rewards/Rewards";
 import { Standing } from "./stages/Standing/Standing";
 import { settingsOf } from "./settings";
 import {
 	Entry,
+	ErasureReport,
 	LeaderboardOptions,
+	Manifest,
+	PeriodEndHandler,
+	PeriodEndOptions,
 	Period,
 	Settings,
 	ShutdownResult,
@@ -131,6 +137,32 @@ export class Leaderboards<B extends string = string> implements Service {
 		return this.stages.Standing.remove(board, subject);
 	}
 
+	/**
+	 * Yields until recorded. Erases a subject's key (a Player, a UserId or a key) from every board, every
+	 * period ever written, on every backend: recorded first in the manifest, then removed within the remove
+	 * budget by whichever server is up (this one first), so a server that closes loses nothing. Returns the
+	 * report: "pending" with every store still to do, or "failed" when it could not be recorded (call again).
+	 * Submits for the key are refused while it runs. Raises for a subject with no key and a backend with no remove().
+	 */
+	erase(subject: Subject): ErasureReport {
+		return this.stages.Eraser.erase(subject);
+	}
+
+	/** Yields. The erasure recorded for a subject's key (what was removed, what remains); nil when none was requested or the read failed. */
+	erasure(subject: Subject): ErasureReport | undefined {
+		return this.stages.Eraser.erasure(subject);
+	}
+
+	/**
+	 * For each finished period of a Reset board, one server of the experience at a time runs
+	 * handler(standings, info) with the final top options.Count (default 10), read options.SettleSeconds
+	 * after the period ends; info.IdempotencyKey is the same on every attempt. An error is retried with
+	 * backoff; a period that ended while the game was empty runs when a server starts. One handler a board.
+	 */
+	onPeriodEnd(board: B, handler: PeriodEndHandler, options?: PeriodEndOptions): void {
+		this.stages.Rewards.onPeriodEnd(board, handler, options);
+	}
+
 	/** Yields. Adds DisplayName and Username to rows keyed by UserId and returns the same table. */
 	names<T extends Named>(entries: T[]): (T & Named)[] {
 		this.stages.NameResolver.names(entries as unknown as Entry[]);
@@ -187,7 +219,14 @@ export function attach<B extends string>(kernel: Kernel, options: LeaderboardOpt
 	if (!valid) error(settings, 2);
 	const stats: Stats = { Submitted: 0, Written: 0, Failed: 0, Dropped: 0, Refused: 0 };
 	const stages = {} as { -readonly [K in keyof Stages]: Stages[K] };
-	const context: StageContext = { kernel, settings, stats, stages, removals: new Removals(kernel) };
+	const context: StageContext = {
+		kernel,
+		settings,
+		stats,
+		stages,
+		removals: new Removals(kernel),
+		manifest: new Manifest(kernel, settings),
+	};
 	const own = options.Stages ?? {};
 	stages.Queue = own.Queue ? own.Queue(context) : new Queue(context);
 	stages.Flusher = own.Flusher ? own.Flusher(context) : new Flusher(context);
@@ -198,6 +237,8 @@ export function attach<B extends string>(kernel: Kernel, options: LeaderboardOpt
 	stages.Refresher = own.Refresher ? own.Refresher(context) : new Refresher(context);
 	stages.Pages = own.Pages ? own.Pages(context) : new Pages(context);
 	stages.Herald = own.Herald ? own.Herald(context) : new Herald(context);
+	stages.Eraser = own.Eraser ? own.Eraser(context) : new Eraser(context);
+	stages.Rewards = own.Rewards ? own.Rewards(context) : new Rewards(context);
 	for (const stage of [
 		stages.Queue,
 		stages.Flusher,
@@ -208,6 +249,8 @@ export function attach<B extends string>(kernel: Kernel, options: LeaderboardOpt
 		stages.Refresher,
 		stages.Pages,
 		stages.Herald,
+		stages.Eraser,
+		stages.Rewards,
 	])
 		kernel.add(stage);
 	const boards = new Leaderboards<B>(kernel, stages, stats, settings);

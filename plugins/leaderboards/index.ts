@@ -6,6 +6,7 @@ export { OrderedStores, orderedDataStoreBackend } from "./backends/OrderedDataSt
 export { FormatOptions, SHORT_SUFFIXES, format } from "./format";
 export * from "./types/public";
 export * from "./types/stages";
+export * from "./types/durable";
 export type { Period, PeriodRule, ResetSchedule, Weekday } from "./types/periods";
 // The kernel the boards run on, so a game needs one package: import { Kernel, attach } from "@rbxts/leaderboards".
 export {

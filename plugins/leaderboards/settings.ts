@@ -35,6 +35,7 @@ export const DEFAULTS = {
 	CacheSeconds: 60,
 	VisibleTop: 10,
 	SharePages: true,
+	Manifest: true,
 	Values: "Plain",
 } as const;
 
@@ -57,6 +58,8 @@ const OPTION_KEYS = new Set([
 	"SharePages",
 	"MemoryStoreService",
 	"MessagingService",
+	"Manifest",
+	"DataStoreService",
 ]);
 const BOARD_KEYS = new Set([
 	"Ascending",
@@ -89,6 +92,8 @@ const STAGE_KEYS = new Set([
 	"Refresher",
 	"Pages",
 	"Herald",
+	"Eraser",
+	"Rewards",
 ]);
 // The backend's optional functions: each, when present, must be callable (a typo'd table fails at attach, not every window).
 const BACKEND_FUNCTIONS = [
@@ -98,6 +103,7 @@ const BACKEND_FUNCTIONS = [
 	"scores",
 	"readBudget",
 	"remove",
+	"removeBudget",
 	"around",
 	"refuseName",
 ] as const;
@@ -426,5 +432,7 @@ export function settingsOf(options: LeaderboardOptions): Settings {
 			MemoryStoreService,
 		),
 		messaging: service("options.MessagingService", options.MessagingService, "PublishAsync", MessagingService),
+		manifest: flag("options.Manifest", options.Manifest, DEFAULTS.Manifest),
+		dataStores: service("options.DataStoreService", options.DataStoreService, "GetDataStore", DataStoreService),
 	};
 }

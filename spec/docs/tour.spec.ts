@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "@rbxts/jest-globals";
 import { Kernel } from "../../kernel";
+import { DataStoreService } from "@rbxts/services";
 import { Entry, Leaderboards, Period, ShutdownResult, Standing } from "../../plugins/leaderboards";
 import { headlessGate } from "../gate/control";
 
@@ -18,6 +19,10 @@ interface Tour {
 	drained(this: void, kernel: Kernel, report: (line: string) => void): void;
 	bigAndBounded(this: void, kernel: Kernel, report: (line: string) => void): Leaderboards;
 	display(this: void, value: number): LuaTuple<[string, string]>;
+	erase(this: void, boards: Leaderboards, userId: number, reply: (line: string) => void): void;
+	erasureState(this: void, boards: Leaderboards, userId: number): LuaTuple<[string | undefined, number | undefined]>;
+	grant(this: void, profiles: DataStore, userId: string, grantId: string, gems: number): void;
+	rewards(this: void, boards: Leaderboards, profiles: DataStore): void;
 }
 
 const WINDOW = 16; // the first flush window, FlushSeconds (15) after the first submit
@@ -157,4 +162,49 @@ describeGate("the calls the docs show", () => {
 		expect([...tour().display(coins)]).toEqual(["1.23 QaDe", "1.23e45"]);
 		kernel.stop();
 	});
+
+	it("an erasure from an admin command, and where it stands", () => {
+		gate!.reset();
+		const kernel = new Kernel({ bindToClose: false });
+		const boards = tour().boards(kernel);
+		kernel.start();
+		boards.submit("Kills", 7, 5);
+		boards.submit("DailyKills", 7, 1);
+		task.wait(WINDOW);
+		const replies = new Array<string>();
+		tour().erase(boards, 7, (line) => replies.push(line));
+		// The four all-time boards' stores, and the one daily period written.
+		expect(replies).toEqual(["erasing 7 from 5 stores"]);
+		expect([...tour().erasureState(boards, 7)]).toEqual(["pending", 5]);
+		task.wait(150);
+		expect([...tour().erasureState(boards, 7)]).toEqual(["done", 0]);
+		expect(gate!.dataStore.snapshot("CKBoard_Kills").has("7")).toBe(false);
+		expect(gate!.dataStore.snapshot("CKBoard_DailyKills@2026-12-06").has("7")).toBe(false);
+		kernel.stop();
+	}, 300_000);
+
+	it("period rewards granted once through the player's profile", () => {
+		gate!.reset();
+		gate!.calendar.set(1_796_601_600 - 30); // 30 s before 2026-12-07 00:00 UTC
+		const kernel = new Kernel({ bindToClose: false });
+		const boards = tour().boards(kernel);
+		const profiles = DataStoreService.GetDataStore("Profiles");
+		tour().rewards(boards, profiles);
+		kernel.start();
+		for (const [key, kills] of [
+			["1", 9],
+			["2", 7],
+			["3", 5],
+			["4", 1],
+		] as const)
+			boards.submit("DailyKills", key, kills);
+		task.wait(30 + 40 + 10); // the roll, the settle delay, the jitter
+		const gems = (key: string) =>
+			(profiles.GetAsync<{ Gems: number }>(key)[0] as { Gems: number } | undefined)?.Gems;
+		expect([gems("1"), gems("2"), gems("3"), gems("4")]).toEqual([500, 250, 100, undefined]);
+		// The handler run again (its server died before the period was marked done): nothing twice.
+		tour().grant(profiles, "1", "CKBoard_DailyKills@2026-12-06", 500);
+		expect(gems("1")).toBe(500);
+		kernel.stop();
+	}, 300_000);
 });

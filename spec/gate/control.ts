@@ -161,6 +161,7 @@ export interface HeadlessGate {
 		 * by the experience's 300 + 20 x CCU writes a minute).
 		 */
 		seed: (name: string, entries: Map<string, number>, scope?: string) => void;
+		/** Ordered store requests made, of one method or all (standard stores: `standard.calls`). */
 		calls: (method?: string) => number;
 		throttled: () => number;
 		/** The run's server's budget of a request type ("OrderedRead", ...): what GetRequestBudgetForRequestType returns. */
@@ -184,6 +185,8 @@ export interface HeadlessGate {
 			snapshot: (name: string, scope?: string) => Map<string, unknown>;
 			/** Stores values as data written before the run: no request, no budget. */
 			seed: (name: string, entries: Map<string, unknown>, scope?: string) => void;
+			/** Standard store requests made, of one method ("GetAsync", "UpdateAsync", ...) or all (`calls` above counts ordered stores only). */
+			calls: (method?: string) => number;
 		};
 		/**
 		 * Requests dropped from a full throttle queue, by error name ("GetAsyncThrottle" ... for

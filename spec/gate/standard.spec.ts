@@ -133,16 +133,16 @@ describeGate("the emulated standard DataStore", () => {
 			const other = server.game.GetService("DataStoreService").GetDataStore("Cached");
 			const store = DataStoreService.GetDataStore("Cached");
 			store.SetAsync("k", 1);
-			const reads = gate!.dataStore.calls("GetAsync");
+			const reads = gate!.dataStore.standard.calls("GetAsync");
 			expect(store.GetAsync("k")[0]).toBe(1); // from the cache SetAsync filled
-			expect(gate!.dataStore.calls("GetAsync")).toBe(reads);
+			expect(gate!.dataStore.standard.calls("GetAsync")).toBe(reads);
 			other.SetAsync("k", 2);
 			expect(store.GetAsync("k")[0]).toBe(1);
 			expect(store.GetAsync("k", fresh())[0]).toBe(2);
 			other.SetAsync("k", 3);
 			task.wait(4);
 			expect(store.GetAsync("k")[0]).toBe(3);
-			expect(gate!.dataStore.calls("GetAsync")).toBe(reads + 2);
+			expect(gate!.dataStore.standard.calls("GetAsync")).toBe(reads + 2);
 			server.close();
 		});
 	});

@@ -87,6 +87,7 @@ describe("errors point at the game's line", () => {
 		expectHere(() => boards.around("Kills", "a"), "rank() and around() need a backend with scores()");
 		expectHere(() => boards.friends("Kills", 1), "friends() needs a backend with scores()");
 		expectHere(() => boards.remove("Kills", "a"), "remove() needs a backend with remove()");
+		expectHere(() => boards.erase("a"), "erase() needs a backend with remove()");
 	});
 
 	it("around() past the page on a backend with no around()", () => {
@@ -109,5 +110,28 @@ describe("errors point at the game's line", () => {
 		expectHere(() => boards.scores("Daily", ["a"], "x"), 'Daily has no period "x"');
 		expectHere(() => boards.period("Daily", 5 as never), "a period is");
 		expectHere(() => boards.names("x" as never), "names() takes an array of entries");
+		expectHere(() => boards.erase(undefined as never), "erase() subject is nil");
+		expectHere(() => boards.erasure(false as never), "erasure() subject is a boolean");
+	});
+
+	it("onPeriodEnd(): the board, the handler, the options, the manifest", () => {
+		const { boards } = boardsWith({ Boards: { Kills: {}, Daily: { Reset: "Daily" } } });
+		const handler = () => {};
+		expectHere(() => boards.onPeriodEnd("Dialy" as never, handler), 'board "Dialy" is not one of the boards');
+		expectHere(() => boards.onPeriodEnd("Kills", handler), "needs a Reset board");
+		expectHere(() => boards.onPeriodEnd("Daily", 5 as never), "handler must be a function");
+		expectHere(
+			() => boards.onPeriodEnd("Daily", handler, { Count: 0 }),
+			"options.Count must be a positive integer",
+		);
+		expectHere(
+			() => boards.onPeriodEnd("Daily", handler, { SettleSeconds: -1 }),
+			"options.SettleSeconds must be a number of seconds",
+		);
+		boards.onPeriodEnd("Daily", handler);
+		expectHere(() => boards.onPeriodEnd("Daily", handler), "already has a handler for Daily");
+		const off = boardsWith({ Boards: { Daily: { Reset: "Daily" } }, Manifest: false }).boards;
+		expectHere(() => off.onPeriodEnd("Daily", handler), "needs the manifest");
+		expectHere(() => off.erase("a"), "erase() needs the manifest");
 	});
 });

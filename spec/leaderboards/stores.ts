@@ -1,5 +1,6 @@
 import { Kernel } from "../../kernel";
 import {
+	Backend,
 	BoardConfig,
 	LeaderboardOptions,
 	Leaderboards,
@@ -16,6 +17,22 @@ import { GateServer, HeadlessGate } from "../gate/control";
 export type StoreKind = "OrderedDataStore" | "MemoryStore";
 export const STORE_KINDS: StoreKind[] = ["OrderedDataStore", "MemoryStore"];
 
+/** A backend on `kind` (StorePrefix and MapPrefix "CKBoard_", MemoryStore over `shards` maps), on `server`'s services or this one's. */
+export function backendOn(kind: StoreKind, server?: GateServer, shards = 1): Backend {
+	const services = server?.game ?? game;
+	return kind === "OrderedDataStore"
+		? orderedDataStoreBackend(
+				"CKBoard_",
+				services.GetService("DataStoreService") as unknown as OrderedStores,
+				services.GetService("Players"),
+			)
+		: memoryStoreBackend({
+				Shards: shards,
+				MemoryStoreService: services.GetService("MemoryStoreService"),
+				Players: services.GetService("Players"),
+			});
+}
+
 /** Boards on `kind` (StorePrefix and MapPrefix "CKBoard_"), on `server`'s services or this one's; SkipLoop. */
 export function boardsOn(
 	kind: StoreKind,
@@ -24,19 +41,7 @@ export function boardsOn(
 	options: Partial<LeaderboardOptions> = {},
 	kernel = new Kernel({ bindToClose: false }),
 ): Leaderboards {
-	const services = server?.game ?? game;
-	const backend =
-		kind === "OrderedDataStore"
-			? orderedDataStoreBackend(
-					"CKBoard_",
-					services.GetService("DataStoreService") as unknown as OrderedStores,
-					services.GetService("Players"),
-				)
-			: memoryStoreBackend({
-					MemoryStoreService: services.GetService("MemoryStoreService"),
-					Players: services.GetService("Players"),
-				});
-	return attach(kernel, { Boards: boards, Backend: backend, SkipLoop: true, ...options });
+	return attach(kernel, { Boards: boards, Backend: backendOn(kind, server), SkipLoop: true, ...options });
 }
 
 /** Every stored number of a storage name ("Coins#Big"), as the store holds it: a MemoryStore item's sort key. */

@@ -1,4 +1,4 @@
-import type { Kernel } from "../../kernel";
+import type { Kernel, sleep } from "../../kernel";
 import {
 	Backend,
 	BoardConfig,
@@ -13,6 +13,7 @@ import {
 } from "../../plugins/leaderboards";
 import { FaultRule, GateServer, HeadlessGate } from "../gate/control";
 import { DrainFaults, SentWrite } from "./drainFaults";
+import { DurableModel, HOURLY } from "./durable";
 
 // The project's own model test (issue 13): several servers on one emulated
 // store, random submits, faults, hung requests, throttling, a noisy neighbour,
@@ -187,10 +188,15 @@ export interface SeedReport {
 	reads: number;
 	/** Drain results, in server order; `faulted`: a write fault (drainFaults.ts) overlapped the drain. */
 	drains: { complete: boolean; remaining: number; seconds: number; error?: string; faulted: boolean }[];
+	/** Erasures asked for, servers killed (no BindToClose), runs of the hourly board's period handler. */
+	erasures: number;
+	kills: number;
+	handlerRuns: number;
 	violations: string[];
 }
 
 interface ModelServer {
+	readonly index: number;
 	readonly handle: GateServer;
 	readonly kernel: Kernel;
 	readonly boards: Leaderboards;
@@ -205,6 +211,10 @@ interface ModelServer {
 	readonly drainWrites: SentWrite[];
 	lastFlushed: number;
 	pendingSince?: number;
+	/** When it was killed: closed with no BindToClose, every thread of it stopped, nothing drained. */
+	killed?: number;
+	/** Its top()/names()/scores() calls not yet returned. */
+	outstanding: number;
 }
 
 /**
@@ -304,13 +314,25 @@ export function runSeed(gate: HeadlessGate, seed: number, backendKind: BackendKi
 	const faults = new DrainFaults(new Random((seed * 2_654_435_761 + 24) % 2 ** 32), () => gate.now());
 
 	const servers = new Array<ModelServer>();
+	// Kills, erasures and the hourly board's period ends, on their own generator (existing seeds keep their runs).
+	const durableRandom = new Random((seed * 2_654_435_761 + 29) % 2 ** 32);
+	const kill = (index: number) => {
+		const server = servers[index];
+		if (server === undefined || server.killed !== undefined) return;
+		server.killed = gate.now();
+		durable.killedAt.set(index, server.killed);
+		task.spawn(() => server.handle.close());
+	};
+	const durable = new DurableModel(gate, durableRandom, kill);
 	// Fresh servers each seed, closed at its end: pooled ones kept every earlier seed's threads and
 	// unstopped kernels on the shared clock, so each seed cost more than the last. The place holds
 	// only the library (spec/model/server.project.json): building the whole project took 0.09 s a server.
-	for (let n = 0; n < serverCount; n++) {
+	const startServer = (playerCount: number): ModelServer => {
+		const index = servers.size();
 		const handle = gate.newServer("spec/model/server.project.json");
-		const { Kernel: KernelClass } = handle.require(moduleOf(handle, "kernel")) as {
+		const { Kernel: KernelClass, sleep: serverSleep } = handle.require(moduleOf(handle, "kernel")) as {
 			Kernel: new (options?: object) => Kernel;
+			sleep: typeof sleep;
 		};
 		const plugin = handle.require(moduleOf(handle, "plugins", "leaderboards")) as PluginModule;
 		const kernel = new KernelClass({ bindToClose: false });
@@ -333,11 +355,15 @@ export function runSeed(gate: HeadlessGate, seed: number, backendKind: BackendKi
 			MaxWriteAttempts: 1_000_000,
 			Backend: backend,
 		});
+		boards.onPeriodEnd(
+			HOURLY,
+			durable.handlerFor(index, (seconds) => serverSleep(kernel.Scheduler, seconds).await()),
+		);
 		kernel.start();
 		const players = new Array<Player>();
-		const playerCount = random.NextInteger(0, 6);
-		for (let i = 0; i < playerCount; i++) players.push(handle.join({ UserId: 1 + servers.size() * 10 + i }));
+		for (let i = 0; i < playerCount; i++) players.push(handle.join({ UserId: 1 + index * 10 + i }));
 		const server: ModelServer = {
+			index,
 			handle,
 			kernel,
 			boards,
@@ -346,12 +372,15 @@ export function runSeed(gate: HeadlessGate, seed: number, backendKind: BackendKi
 			best: new Map(),
 			drainWrites,
 			lastFlushed: gate.now(),
+			outstanding: 0,
 		};
 		destroyedAt = () => server.destroyedAt;
 		kernel.Bus.subscribe("Leaderboard.Flushed", () => (server.lastFlushed = gate.now()));
 		for (const kind of BOARD_KINDS) server.best.set(kind.name, new Map());
 		servers.push(server);
-	}
+		return server;
+	};
+	for (let n = 0; n < serverCount; n++) startServer(random.NextInteger(0, 6));
 
 	// Every value any server accepted, per board and key: what a store may hold.
 	const accepted = new Map<string, Map<string, Set<number>>>();
@@ -359,17 +388,16 @@ export function runSeed(gate: HeadlessGate, seed: number, backendKind: BackendKi
 	let submits = 0;
 	let acceptedCount = 0;
 	let reads = 0;
-	let outstanding = 0;
 	const started = gate.now();
 	let running = true;
 
-	// A call that must return: timed, counted while out, its error a violation.
-	const timed = (what: string, limit: number, call: () => unknown) => {
-		outstanding += 1;
+	// A call that must return: timed, counted while out (on a killed server it never does), its error a violation.
+	const timed = (server: ModelServer, what: string, limit: number, call: () => unknown) => {
+		server.outstanding += 1;
 		reads += 1;
 		const from = gate.now();
 		const [ok, problem] = pcall(call);
-		outstanding -= 1;
+		server.outstanding -= 1;
 		if (!ok) violate(`${what} raised: ${tostring(problem)}`);
 		const took = gate.now() - from;
 		if (took > limit + 0.5) violate(`${what} took ${took} s (limit ${limit} s)`);
@@ -401,6 +429,8 @@ export function runSeed(gate: HeadlessGate, seed: number, backendKind: BackendKi
 			}
 			const [subject, key] = keyFor(server);
 			const value = kind.draw ? kind.draw(random) : random.NextInteger(0, 10_000);
+			// An erased player's scores are no longer submitted (a game stops scoring them).
+			if (durable.isErased(key)) continue;
 			submits += 1;
 			if (server.boards.submit(kind.name, subject as string, value)) {
 				acceptedCount += 1;
@@ -421,13 +451,13 @@ export function runSeed(gate: HeadlessGate, seed: number, backendKind: BackendKi
 			task.spawn(() => {
 				while (running) {
 					task.wait(random.NextNumber(0.5, 4));
-					if (!running) break;
+					if (!running || server.killed !== undefined) break;
 					const kind = BOARD_KINDS[random.NextInteger(0, BOARD_KINDS.size() - 1)];
 					const count = random.NextInteger(1, 100);
 					let entries = new Array<Entry>();
 					// The hour the page is read for, as the model keys an hourly board.
 					const hour = hourOf(os.time());
-					timed("top()", requestSeconds, () => (entries = server.boards.top(kind.name, count)));
+					timed(server, "top()", requestSeconds, () => (entries = server.boards.top(kind.name, count)));
 					// A page (shared, patched by announcements) shows only what the store held at some time.
 					for (const entry of entries) {
 						const modelKey = kind.hourly ? `${entry.Key}@${hour}` : entry.Key;
@@ -437,9 +467,9 @@ export function runSeed(gate: HeadlessGate, seed: number, backendKind: BackendKi
 								`top() of ${kind.name} showed ${entry.Key} = ${entry.Value}, a value the store never held`,
 							);
 					}
-					timed("names()", requestSeconds, () => server.boards.names(entries));
+					timed(server, "names()", requestSeconds, () => server.boards.names(entries));
 					if (random.NextNumber() < 0.3)
-						timed("scores()", requestSeconds, () =>
+						timed(server, "scores()", requestSeconds, () =>
 							server.boards.scores(kind.name, [tostring(random.NextInteger(1, 40)), "npc-3"]),
 						);
 				}
@@ -468,7 +498,7 @@ export function runSeed(gate: HeadlessGate, seed: number, backendKind: BackendKi
 	}
 
 	const destroy = (server: ModelServer) => {
-		if (server.destroyedAt !== undefined) return;
+		if (server.destroyedAt !== undefined || server.killed !== undefined) return;
 		server.destroyedAt = gate.now();
 		task.spawn(() => {
 			const [, result] = server.boards.destroy();
@@ -485,6 +515,7 @@ export function runSeed(gate: HeadlessGate, seed: number, backendKind: BackendKi
 	}
 	// The universe's shutdown at the end may meet a fault too.
 	faults.plan(started + duration, shutdownSeconds);
+	scheduleDurable(durable, durableRandom, servers, duration, kill);
 
 	// What a board holds, as the model keys it: an hourly board's hours, each key as key@hour; an encoded
 	// board's values decoded (odd numbers, a violation).
@@ -515,6 +546,7 @@ export function runSeed(gate: HeadlessGate, seed: number, backendKind: BackendKi
 			const before = previous.get(kind.name);
 			const values = accepted.get(kind.name)!;
 			for (const [key, value] of stored) {
+				if (durable.reappeared(baseKey(key))) violate(`${kind.name} ${key}: erased, and stored again`);
 				const prior = before?.get(key);
 				if (prior !== undefined && kind.regressed(prior, value))
 					violate(`${kind.name} ${key} regressed from ${prior} to ${value}`);
@@ -529,7 +561,7 @@ export function runSeed(gate: HeadlessGate, seed: number, backendKind: BackendKi
 	const checkWindows = () => {
 		const now = gate.now();
 		for (const server of servers) {
-			if (server.destroyedAt !== undefined) continue;
+			if (server.destroyedAt !== undefined || server.killed !== undefined) continue;
 			if (server.stages.Queue.pending() === 0) {
 				server.pendingSince = undefined;
 				continue;
@@ -540,8 +572,10 @@ export function runSeed(gate: HeadlessGate, seed: number, backendKind: BackendKi
 				violate(`a window stalled: ${server.stages.Queue.pending()} queued, no window for ${now - since} s`);
 		}
 	};
+	const manifest = () => gate.dataStore.standard.snapshot("CKBoard_Manifest");
 	while (gate.now() - started < duration) {
 		task.wait(1);
+		durable.noteDone(manifest());
 		checkStore();
 		checkWindows();
 	}
@@ -550,8 +584,8 @@ export function runSeed(gate: HeadlessGate, seed: number, backendKind: BackendKi
 	for (const server of servers) destroy(server);
 	const shutdownLimit = shutdownSeconds + 1;
 	const closing = gate.now();
-	while (servers.some((server) => server.result === undefined) && gate.now() - closing < shutdownLimit + 5)
-		task.wait(0.25);
+	const draining = () => servers.some((server) => server.result === undefined && server.killed === undefined);
+	while (draining() && gate.now() - closing < shutdownLimit + 5) task.wait(0.25);
 	running = false;
 	// Let every reader's last call come back (or be seen not to).
 	task.wait(requestSeconds * 2 + 1);
@@ -562,6 +596,10 @@ export function runSeed(gate: HeadlessGate, seed: number, backendKind: BackendKi
 		const server = servers[at];
 		const index = at + 1;
 		const result = server.result;
+		if (server.killed !== undefined) {
+			drains.push({ complete: false, remaining: -1, seconds: -1, error: "killed", faulted: false });
+			continue;
+		}
 		if (result === undefined) {
 			violate(`server ${index}: destroy() never returned`);
 			drains.push({ complete: false, remaining: -1, seconds: -1, faulted: false });
@@ -581,6 +619,7 @@ export function runSeed(gate: HeadlessGate, seed: number, backendKind: BackendKi
 		for (const kind of BOARD_KINDS) {
 			const stored = storedOf(kind);
 			for (const [key, best] of server.best.get(kind.name)!) {
+				if (durable.isErased(baseKey(key))) continue;
 				const value = stored.get(key);
 				if (value === undefined || !kind.covers(value, best)) misses += 1;
 			}
@@ -592,10 +631,32 @@ export function runSeed(gate: HeadlessGate, seed: number, backendKind: BackendKi
 		const gaveUp = gaveUpWhileAccepting(server, result, shutdownSeconds, faults);
 		if (gaveUp !== undefined) violate(`server ${index}: ${gaveUp}, ${misses} accepted bests unstored`);
 	}
+	let outstanding = 0;
+	for (const server of servers) if (server.killed === undefined) outstanding += server.outstanding;
 	if (outstanding > 0) violate(`${outstanding} top()/names()/scores() calls never returned`);
 
+	// The game's next start: a fresh server resumes every unfinished erasure and period end (and, when a
+	// handler kills it, the next one does).
+	let resumed = startServer(0);
+	const settled = () => {
+		durable.noteDone(manifest());
+		return durable.violations(manifest(), os.time()).isEmpty();
+	};
+	for (let waited = 0; waited < RESUME_SECONDS && !settled(); waited += 5) {
+		task.wait(5);
+		if (resumed.killed !== undefined) resumed = startServer(0);
+		checkStore();
+	}
+	checkStore();
+	for (const found of durable.violations(manifest(), os.time())) violate(found);
+	for (const key of durable.recorded(manifest()))
+		for (const kind of BOARD_KINDS)
+			for (const [stored] of storedOf(kind))
+				if (baseKey(stored) === key) violate(`${kind.name} ${stored}: erased, still stored at the end`);
+	if (resumed.killed === undefined) resumed.kernel.stop();
+
 	errorWatch.Disconnect();
-	for (const server of servers) server.handle.close();
+	for (const server of servers) if (server.killed === undefined) server.handle.close();
 	gate.reset();
 	return {
 		seed,
@@ -605,6 +666,46 @@ export function runSeed(gate: HeadlessGate, seed: number, backendKind: BackendKi
 		accepted: acceptedCount,
 		reads,
 		drains,
+		erasures: durable.erasures.size(),
+		kills: durable.killedAt.size(),
+		handlerRuns: durable.runs.size(),
 		violations,
 	};
+}
+
+/** How long the game's next start may take to finish what the run left: erasures, the hour's handler. */
+const RESUME_SECONDS = 900;
+
+/** A model key without its hour ("7@2027-01-01T00" is "7"). */
+const baseKey = (key: string) => key.split("@")[0];
+
+/**
+ * Erasures at random times (up to two a seed, of keys the run submits, from a server still up) and
+ * kills: half the seeds kill a server around the hourly board's roll (START + 40 s). The handler kills
+ * its own server half the time (durable.ts).
+ */
+function scheduleDurable(
+	durable: DurableModel,
+	random: Random,
+	servers: ModelServer[],
+	duration: number,
+	kill: (index: number) => void,
+) {
+	const up = () => servers.filter((server) => server.killed === undefined && server.destroyedAt === undefined);
+	for (let i = random.NextInteger(0, 2); i > 0; i--) {
+		const id = random.NextInteger(1, 40);
+		const key = random.NextNumber() < 0.5 ? tostring(id) : `npc-${id}`;
+		task.delay(random.NextNumber(5, duration * 0.8), () => {
+			const candidates = up();
+			if (candidates.isEmpty() || durable.isErased(key)) return;
+			durable.requested(key);
+			const server = candidates[random.NextInteger(0, candidates.size() - 1)];
+			server.boards.erase(key);
+		});
+	}
+	if (random.NextNumber() < 0.5)
+		task.delay(random.NextNumber(30, 70), () => {
+			const candidates = up();
+			if (candidates.size() > 1) kill(candidates[random.NextInteger(0, candidates.size() - 1)].index);
+		});
 }

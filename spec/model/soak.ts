@@ -12,6 +12,9 @@ export const SOAK: Command = {
 		"The model test (spec/model/model.ts) over many seeds: several servers on one",
 		"emulated store, faults, hung requests, throttling, a noisy neighbour,",
 		"concurrent readers and destroy() at random times, checked against a model.",
+		"Erasures at random times, servers killed (around the hourly roll and in the middle",
+		"of its period handler), then a next start that finishes what they left: an erased",
+		"key never reappears; every written hour's handler completed, with one idempotency key.",
 		"About half the drains meet a write fault (every write, or 50-90% of them, refused",
 		"from up to 2 s before destroy() until a moment the drain still has time): a",
 		"drain that stops early for anything but its deadline after the store accepts",
@@ -70,8 +73,14 @@ function soak(gate: HeadlessGate, seeds: number, from: number, json: boolean): n
 		let accepted = 0;
 		let incomplete = 0;
 		let faulted = 0;
+		let erasures = 0;
+		let kills = 0;
+		let handlerRuns = 0;
 		for (const report of reports) {
 			accepted += report.accepted;
+			erasures += report.erasures;
+			kills += report.kills;
+			handlerRuns += report.handlerRuns;
 			for (const drain of report.drains) {
 				if (!drain.complete) incomplete += 1;
 				if (drain.faulted) faulted += 1;
@@ -81,6 +90,7 @@ function soak(gate: HeadlessGate, seeds: number, from: number, json: boolean): n
 			`soak: ${counted(reports.size(), "run")} (seeds ${from}..${from + seeds - 1}), ${count(failed)} failed; ` +
 				`${counted(accepted, "accepted submit")}, ${counted(incomplete, "incomplete drain")} (each within Remaining), ` +
 				`${count(faulted)} under a write fault; ` +
+				`${counted(erasures, "erasure")}, ${counted(kills, "server")} killed, ${counted(handlerRuns, "period handler run")}; ` +
 				`${string.format("%.1f", seconds)} s wall`,
 		);
 	}

@@ -100,6 +100,7 @@ export function memoryStoreBackend(options: MemoryStoreOptions = {}): Backend {
 		maxKeyLength: MAX_KEY_LENGTH,
 		sums: true,
 		sharePages: true,
+		layout: { Backend: "MemoryStore", Prefix: prefix, Shards: count },
 		...memoryWrites(parts),
 		...memoryReads(parts),
 	};

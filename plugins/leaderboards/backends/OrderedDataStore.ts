@@ -144,6 +144,7 @@ export function orderedDataStoreBackend(
 		// Every OrderedDataStore backend spends the server's one set of ordered budgets.
 		kind: "OrderedDataStore",
 		sharePages: true,
+		layout: { Backend: "OrderedDataStore", Prefix: storePrefix },
 		integers: true,
 		maxKeyLength: MAX_KEY_LENGTH,
 		// Store names are keys too: StorePrefix .. store within 50 characters.
@@ -182,6 +183,10 @@ export function orderedDataStoreBackend(
 			budgets.spend("Remove");
 			budgets.send(() => storeOf(name).RemoveAsync(key));
 			return true;
+		},
+		removeBudget: (call) => {
+			clocked(call);
+			return budgets.available("Remove");
 		},
 		around: (name, ascending, value, count, _, call) => {
 			clocked(call);

@@ -17,3 +17,5 @@ export * from "./encodings/encodingOf";
 export * from "./encodings/plain";
 export * from "./encodings/big";
 export * from "./encodings/earliest";
+export * from "./durable";
+export * from "./manifest";

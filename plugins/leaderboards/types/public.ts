@@ -1,6 +1,7 @@
 import { ResetSchedule, Weekday } from "./periods";
 import { MergeRule } from "./merge/rule";
 import { PendingWrite } from "./stages";
+import { ErasureReport } from "./durable";
 
 /** A ranked row of a board: a storage key, its stored value, and its 1-based rank. */
 export interface Entry {
@@ -173,6 +174,11 @@ export interface Backend {
 	/** Optional, needed by remove(): deletes a stored value; false (or an error) on failure. */
 	remove?: (store: string, key: string, call?: BackendCall) => boolean;
 	/**
+	 * Optional: removes the store allows now. erase() removes only while more than a few are left, so
+	 * remove() and the game keep their part; without it erase() relies on remove() refusing.
+	 */
+	removeBudget?: (call?: BackendCall) => number | undefined;
+	/**
 	 * Optional, needed by around(): the rows nearest the subject `key` stored at
 	 * `value`, on each side (value bounds on OrderedDataStores, range bounds at
 	 * the value and key on a sorted map); undefined on failure or when the
@@ -209,6 +215,21 @@ export interface Backend {
 	 * built-in backends set it.
 	 */
 	sharePages?: boolean;
+	/**
+	 * Optional: where the store keeps a storage name, written to the manifest (docs/manifest.md) so a tool
+	 * outside the game finds every store. The built-in backends set it; without it a board's layout says "Custom".
+	 */
+	layout?: BackendLayout;
+}
+
+/** Where a backend keeps a storage name: the manifest's Backend, Prefix and Shards. */
+export interface BackendLayout {
+	/** "OrderedDataStore", "MemoryStore" or "Custom". */
+	readonly Backend: string;
+	/** What precedes a storage name in a store's name: StorePrefix, or the MemoryStore backend's MapPrefix. */
+	readonly Prefix: string;
+	/** MemoryStore maps a board spreads over (1 when absent). */
+	readonly Shards?: number;
 }
 
 /** The counters on boards.Stats. */
@@ -264,6 +285,12 @@ export const Topics = {
 	Drained: "Leaderboard.Drained",
 	/** (board, key, value, reason): a board refused a submit (key nil when the subject had none). */
 	Refused: "Leaderboard.Refused",
+	/** (key, report: ErasureReport): an erasure finished on this server: the key is in no store any board wrote. */
+	Erased: "Leaderboard.Erased",
+	/** (board, period, idempotencyKey): an onPeriodEnd handler returned on this server; the period is marked done. */
+	PeriodEnded: "Leaderboard.PeriodEnded",
+	/** (board, period, problem, attempts): an onPeriodEnd handler errored on this server; it is retried with backoff. */
+	PeriodEndFailed: "Leaderboard.PeriodEndFailed",
 } as const;
 
 /** What one flush window did. */
@@ -300,5 +327,11 @@ declare module "../../../kernel/Bus" {
 		"Leaderboard.Drained": [result: ShutdownResult];
 		/** A board refused a submit: why, in `reason` ("below MinValue", Validate's own text); key nil when the subject had none. */
 		"Leaderboard.Refused": [board: string, key: string | undefined, value: unknown, reason: string];
+		/** An erasure finished here: the key is in no store any board wrote. */
+		"Leaderboard.Erased": [key: string, report: ErasureReport];
+		/** An onPeriodEnd handler returned here; the period is marked done. */
+		"Leaderboard.PeriodEnded": [board: string, period: string, idempotencyKey: string];
+		/** An onPeriodEnd handler errored here; it is retried with backoff (by any server). */
+		"Leaderboard.PeriodEndFailed": [board: string, period: string, problem: string, attempts: number];
 	}
 }

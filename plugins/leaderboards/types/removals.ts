@@ -13,6 +13,8 @@ export class Removals {
 	// Per board and key: math.huge until the removal lands, then the landing's number.
 	private readonly hidden = new Map<string, Map<string, number>>();
 	private landings = 0;
+	// Keys being erased (erase()), on every board: math.huge until the erasure is done, then the landing's number.
+	private readonly erasing = new Map<string, number>();
 	private readonly listeners = new Array<(board: string) => void>();
 
 	constructor(kernel: Kernel) {
@@ -46,8 +48,27 @@ export class Removals {
 
 	/** The key is hidden from a read that began at `since` (mark()); without it, from a read starting now. O(1). */
 	hides(board: string, key: string, since?: number): boolean {
-		const at = this.hidden.get(board)?.get(key);
-		return at !== undefined && at > (since ?? this.landings);
+		const at = math.max(this.hidden.get(board)?.get(key) ?? -1, this.erasing.get(key) ?? -1);
+		return at > (since ?? this.landings);
+	}
+
+	/** An erasure of the key began (here or on another server): hidden on every board, every cache stale. */
+	erase(key: string, boards: ReadonlyArray<string>) {
+		this.erasing.set(key, math.huge);
+		for (const board of boards) this.settled(board);
+	}
+
+	/** The key's erasure is done: reads that began before now still hide it. */
+	erased(key: string, boards: ReadonlyArray<string>) {
+		if (this.erasing.get(key) !== math.huge) return;
+		this.landings += 1;
+		this.erasing.set(key, this.landings);
+		for (const board of boards) this.settled(board);
+	}
+
+	/** The key's erasure is under way: submits for it are refused, and a failed write of it is not retried. O(1). */
+	isErasing(key: string): boolean {
+		return this.erasing.get(key) === math.huge;
 	}
 
 	/** A read that began at `since` finished: removals landed before it need not be remembered. */

@@ -1,5 +1,7 @@
 import { Kernel, Service } from "../../../kernel";
 import { Board } from "./board";
+import { ErasureReport, PeriodEndHandler, PeriodEndOptions } from "./durable";
+import { Manifest } from "./manifest";
 import { Removals } from "./removals";
 import { Store } from "./store";
 import {
@@ -70,6 +72,13 @@ export interface LeaderboardOptions<B extends string = string> {
 	MemoryStoreService?: MemoryStoreService;
 	/** Injection point for the record announcements (PublishAsync, SubscribeAsync). */
 	MessagingService?: MessagingService;
+	/**
+	 * Keep the manifest (a standard DataStore, StorePrefix .. "Manifest": the layout, the periods each board
+	 * wrote, erasures, period ends), which erase() and onPeriodEnd() need. Default true.
+	 */
+	Manifest?: boolean;
+	/** Injection point for the manifest (GetDataStore). */
+	DataStoreService?: DataStoreService;
 	/** Replace any stage with a game's own plugin meeting the same contract. */
 	Stages?: StageFactories;
 }
@@ -100,6 +109,9 @@ export interface Settings {
 	readonly storePrefix: string;
 	readonly memoryStore: MemoryStoreService;
 	readonly messaging: MessagingService;
+	/** The manifest is kept (Manifest). */
+	readonly manifest: boolean;
+	readonly dataStores: DataStoreService;
 }
 
 /** A value detached from the queue for one write. */
@@ -173,6 +185,8 @@ export interface QueueStage extends Service {
 	 * or for an unknown board.
 	 */
 	remove?(board: string, key: string): boolean;
+	/** Drops every value queued for a key, on every board and period (erase()); how many. */
+	drop?(key: string): number;
 	/** Refuses every later submit (destroy). */
 	close(): void;
 }
@@ -220,6 +234,8 @@ export interface ReaderStage extends Service {
 	release(): void;
 	/** Drops a removed key from the cached page, and from pages read before its removal lands. */
 	forget?(board: string, key: string): void;
+	/** Drops an erased key from every cached page of every board and period. */
+	erase?(key: string): void;
 	/**
 	 * Whether a value submitted for key (a Sum board's: added to its value on the page) enters the
 	 * board's visible top (VisibleTop) on the cached page of `store`, the current period's. O(1).
@@ -248,6 +264,8 @@ export interface SharedPage {
 export interface PagesStage extends Service {
 	/** Yields. The page of a storage name, shared or read; undefined when no page could be had. */
 	read(board: Board, store: string, count: number): SharedPage | undefined;
+	/** Yields. Drops an erased key from every shared page that holds it; false when MemoryStore failed. */
+	erase?(key: string): boolean;
 }
 
 /** Herald: records announced on MessagingService and patched into every server's page (see Topics.Record). */
@@ -259,6 +277,21 @@ export type RefresherStage = Service;
 /** NameResolver: DisplayName and Username for entries keyed by UserId. */
 export interface NameResolverStage extends Service {
 	names(entries: Entry[]): Entry[];
+	/** Forgets what it knows of a key's user (an erased key). */
+	forget?(key: string): void;
+}
+
+/** Eraser: erase() and erasure(); resumes any server's unfinished erasure. */
+export interface EraserStage extends Service {
+	/** Yields until the request is recorded; the work goes on, on whichever server is up. */
+	erase(subject: Subject): ErasureReport;
+	/** Yields. The erasure recorded for a subject's key; undefined when none was ever requested or the read failed. */
+	erasure(subject: Subject): ErasureReport | undefined;
+}
+
+/** Rewards: onPeriodEnd(), run once for the experience per finished period. */
+export interface RewardsStage extends Service {
+	onPeriodEnd(board: string, handler: PeriodEndHandler, options?: PeriodEndOptions): void;
 }
 
 /** Drainer: destroy(). */
@@ -278,6 +311,8 @@ export interface Stages {
 	readonly Refresher: RefresherStage;
 	readonly Pages: PagesStage;
 	readonly Herald: HeraldStage;
+	readonly Eraser: EraserStage;
+	readonly Rewards: RewardsStage;
 }
 
 /** What a stage is built with. `stages` is complete once attach has built them all. */
@@ -288,6 +323,8 @@ export interface StageContext {
 	readonly stages: Stages;
 	/** Removed keys, hidden from every read until their removal lands: Reader and Standing ask it. */
 	readonly removals: Removals;
+	/** The manifest's records (docs/manifest.md): the write path notes periods, Eraser and Rewards keep their work there. */
+	readonly manifest: Manifest;
 }
 
 /** Builds a stage; options.Stages takes these to replace the defaults. */
@@ -303,4 +340,6 @@ export interface StageFactories {
 	Refresher?: StageFactory<RefresherStage>;
 	Pages?: StageFactory<PagesStage>;
 	Herald?: StageFactory<HeraldStage>;
+	Eraser?: StageFactory<EraserStage>;
+	Rewards?: StageFactory<RewardsStage>;
 }

@@ -113,6 +113,11 @@ export class Store {
 		return this.backend.budget?.(this.call());
 	}
 
+	/** Removes the store allows now; undefined when the backend does not say. */
+	removeBudget(): number | undefined {
+		return this.backend.removeBudget?.(this.call());
+	}
+
 	/** Keys scores() may read now; undefined when the backend does not say. */
 	readBudget(): number | undefined {
 		return this.backend.readBudget?.(this.call());

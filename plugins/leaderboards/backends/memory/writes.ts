@@ -48,7 +48,7 @@ function sum(
 }
 
 /** The MemoryStore backend's writes: submit (keep-best, newest, sums), remove, and the write budget. */
-export function memoryWrites(parts: MemoryParts): Pick<Backend, "submit" | "remove" | "budget"> {
+export function memoryWrites(parts: MemoryParts): Pick<Backend, "submit" | "remove" | "removeBudget" | "budget"> {
 	const { shards, quota } = parts;
 	return {
 		submit: (board, key, value, keepBest, ascending, isSum, write) => {
@@ -78,7 +78,8 @@ export function memoryWrites(parts: MemoryParts): Pick<Backend, "submit" | "remo
 		remove: (board, key, call) => {
 			clocked(parts, call);
 			const shard = shards.shardOf(key);
-			if (shards.isPaused(shard)) return false;
+			// Refused, not sent past this server's share: retried when the quota refills.
+			if (shards.isPaused(shard) || quota.writable() < 1) return false;
 			quota.spendWrite();
 			const [ok, message] = pcall(() => shards.of(board)[shard].RemoveAsync(key));
 			shards.outcome(shard, ok, message);
@@ -89,6 +90,11 @@ export function memoryWrites(parts: MemoryParts): Pick<Backend, "submit" | "remo
 		budget: (call) => {
 			clocked(parts, call);
 			return (math.floor(quota.writable()) * shards.open()) / shards.count;
+		},
+
+		removeBudget: (call) => {
+			clocked(parts, call);
+			return math.floor(quota.writable());
 		},
 	};
 }

@@ -16,6 +16,8 @@ export function writeOnce(
 	const board = settings.boards.get(write.Board)!;
 	const store = board.Store;
 	const [ok, result] = pcall(() => {
+		// A period's first value on this server waits until the manifest lists the period (erase() finds it).
+		if (write.Remove !== "only" && !context.manifest.note(board, storeOf(write))) return false;
 		if (write.Remove) {
 			if (store.remove(storeOf(write), write.Key) !== true) return false;
 			removed();

@@ -76,6 +76,14 @@ export class NameResolver implements NameResolverStage {
 		return entries;
 	}
 
+	// An erased key's user: its name is not kept (a later names() asks again, if it must).
+	forget(key: string) {
+		const id = userIdOf(key);
+		if (id === undefined) return;
+		if (this.cache.delete(id)) this.cached -= 1;
+		this.missing.delete(id);
+	}
+
 	// One UserService call for ids nobody is looking up yet. Never raises.
 	private lookup(batch: number[]) {
 		// Counted as asked until the answer says how many results it spent.

@@ -1,6 +1,7 @@
 import { HttpService } from "@rbxts/services";
 import { Logger } from "../../../../kernel";
 import { Board, PagesStage, SharedPage, StageContext, experienceTime } from "../../types";
+import { eraseFromPages } from "./erase";
 import { PageItem, itemOf, refreshed, rowsOf } from "./item";
 
 // Another server wrote the item between this one's read and its commit, more times than UpdateAsync retries.
@@ -54,6 +55,14 @@ export class Pages implements PagesStage {
 			if (refresh !== undefined) return refresh;
 		}
 		return item ? this.pageOf(item, count) : undefined;
+	}
+
+	erase(key: string): boolean {
+		for (const [, board] of this.context.settings.boards) {
+			const map = this.mapFor(board);
+			if (map) return eraseFromPages(map, key, PAGE_LIFETIME);
+		}
+		return true;
 	}
 
 	// Takes the lease, reads the store, writes the page back: undefined when another server took it or the read failed.

@@ -17,6 +17,7 @@ import {
 } from "../../types";
 import { BoardQueue, Slot } from "./BoardQueue";
 import { Bounds } from "./bounds";
+import { dropKey } from "./erased";
 import { restoreInto, settleIn } from "./returns";
 
 const log = Logger.scope("Leaderboards");
@@ -96,6 +97,9 @@ export class Queue implements QueueStage {
 				`the subject is ${junk}`,
 				`the subject is ${junk} (submit ${SUBJECTS})`,
 			);
+		// An erasure under way: a value written now would put back what it removes.
+		if (this.context.removals.isErasing(key))
+			return this.refused(board, key, value, "erasing", "the key is being erased (erase())");
 		const ruled = config.Rule.refuse(value as number);
 		if (ruled) return this.refused(board, key, value, ruled.reason, `${ruled.reason} (${ruled.advice})`);
 		this.roll(queue);
@@ -205,9 +209,18 @@ export class Queue implements QueueStage {
 		return true;
 	}
 
+	drop(key: string): number {
+		let dropped = 0;
+		for (const [, queue] of this.boards) dropped += dropKey(queue, key);
+		this.total -= dropped;
+		return dropped;
+	}
+
 	restore(write: PendingWrite, draining: boolean): boolean {
 		const queue = this.boards.get(write.Board);
 		if (!queue) return false;
+		// Erased meanwhile: the value goes, not back into the queue.
+		if (this.context.removals.isErasing(write.Key)) return false;
 		const failures = write.Failures + 1;
 		const store = storeOf(write);
 		// Never while draining: a write launched before destroy() may fail during the drain.

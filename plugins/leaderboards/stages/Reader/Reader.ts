@@ -154,6 +154,22 @@ export class Reader implements ReaderStage {
 		if (page) page.visible = undefined;
 	}
 
+	// An erased key (context.removals hides it on every board): every cached page, every period, drops it.
+	erase(key: string) {
+		for (const [store, page] of this.pages) {
+			if (!page.entries.some((entry) => entry.Key === key)) continue;
+			const board = this.boardOf(store);
+			if (board !== undefined) page.entries = ranked(page.entries, board, this.context.removals);
+			page.visible = undefined;
+		}
+	}
+
+	// The board a cached storage name belongs to.
+	private boardOf(store: string): string | undefined {
+		for (const [board, stores] of this.cached) if (stores.includes(store)) return board;
+		return undefined;
+	}
+
 	entersTop(board: string, store: string, key: string, value: number): boolean {
 		const config = this.context.settings.boards.get(board);
 		const page = this.pages.get(store);

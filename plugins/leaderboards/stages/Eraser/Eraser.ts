@@ -1,0 +1,148 @@
+import { Logger } from "../../../../kernel";
+import { EraserStage, ErasureReport, SUBJECTS, StageContext, Subject, Topics, subjectKey } from "../../types";
+import { INDEX_KEY, erasureOf, indexWith, pendingOf, recordKey, reportOf, requested, unrecordedReport } from "./record";
+import { ErasureRun, POLL_SECONDS } from "./run";
+import { targetsOf } from "./targets";
+
+const log = Logger.scope("Leaderboards");
+
+/**
+ * erase(): a key out of every board, every period, both backends, durably. The request is recorded
+ * first (the erasures index, then erasure:<key> with every store the manifest lists still to do), then
+ * worked on by one server at a time under the record's lease (ErasureRun). Every server reads the index
+ * at start and every POLL_SECONDS: it blocks each pending key (its submits refused, its queued values
+ * and a failed write of it dropped, hidden from every read and cache) and takes over an erasure nobody
+ * holds, so one a server left (closed, died) is finished by another. destroy() hands the work back.
+ */
+export class Eraser implements EraserStage {
+	readonly Name = "Leaderboards.Eraser";
+	// Keys this server blocks: their erasure is pending.
+	private readonly blocked = new Set<string>();
+	// Keys whose stores left to do belong to boards this server does not have.
+	private readonly elsewhere = new Set<string>();
+	private current?: ErasureRun;
+	private busy = false;
+	// Keys to work on, in order.
+	private readonly queued = new Array<string>();
+	// The next poll: a task.delay, not a Scheduler deadline, which would keep the Heartbeat step on all the while.
+	private timer?: thread;
+	private stopped = false;
+
+	constructor(private readonly context: StageContext) {
+		context.kernel.Bus.subscribe(Topics.Draining, () => this.stop());
+	}
+
+	start() {
+		if (this.stopped || !this.context.manifest.enabled()) return;
+		task.spawn(() => {
+			this.context.manifest.publishLayout();
+			this.poll();
+		});
+	}
+
+	stop() {
+		this.stopped = true;
+		if (this.timer) task.cancel(this.timer);
+		this.current?.interrupt();
+	}
+
+	erase(subject: Subject): ErasureReport {
+		const { manifest, settings } = this.context;
+		const key = this.keyOf(subject, "erase");
+		for (const [, board] of settings.boards) board.Store.needs("remove", "erase()", 3);
+		if (!manifest.enabled()) error("Leaderboards: erase() needs the manifest (options.Manifest is false)", 3);
+		this.block(key);
+		const targets = targetsOf(manifest, settings);
+		if (!targets) return this.unrecorded(key, "a board's periods could not be read from the manifest");
+		// The index first: a key it lists is carried out even if this server dies before the record is written.
+		const [indexed, why] = manifest.update(INDEX_KEY, (old) => indexWith(old, key, true));
+		if (!indexed) return this.unrecorded(key, why);
+		let report: ErasureReport | undefined;
+		const [ok, problem] = manifest.update(recordKey(key), (old) => {
+			const record = erasureOf(old);
+			// Already pending: that request stands (its progress kept).
+			const fresh = record?.State === "pending" ? undefined : requested(key, manifest.now(), []);
+			if (fresh) for (const target of targets) fresh.Remaining.push(target.name);
+			report = reportOf(fresh ?? record!);
+			return fresh;
+		});
+		this.work([key]);
+		// Indexed, not recorded: the server that takes it lists the stores itself.
+		return ok && report ? report : unrecordedReport(key, true, problem);
+	}
+
+	erasure(subject: Subject): ErasureReport | undefined {
+		const key = this.keyOf(subject, "erasure");
+		const [ok, value] = this.context.manifest.read(recordKey(key));
+		const record = ok ? erasureOf(value) : undefined;
+		return record && reportOf(record);
+	}
+
+	// Pending erasures: blocked here, and worked on when nobody holds them.
+	private poll() {
+		if (this.stopped) return;
+		const [ok, value] = this.context.manifest.read(INDEX_KEY);
+		if (ok) {
+			const pending = pendingOf(value);
+			for (const key of pending) this.block(key);
+			for (const key of [...this.blocked]) if (!pending.includes(key)) this.settle(key);
+			this.work(pending);
+		}
+		if (!this.stopped) this.timer = task.delay(POLL_SECONDS, () => this.poll());
+	}
+
+	// One erasure at a time on this server, on its own thread, in request order; one another server holds is
+	// skipped until the next poll.
+	private work(keys: string[]) {
+		for (const key of keys) if (!this.elsewhere.has(key) && !this.queued.includes(key)) this.queued.push(key);
+		if (this.busy || this.stopped || this.queued.isEmpty()) return;
+		this.busy = true;
+		task.spawn(() => {
+			while (!this.stopped && !this.queued.isEmpty()) {
+				const key = this.queued.remove(0)!;
+				const run = new ErasureRun(this.context, key, () => this.stopped);
+				this.current = run;
+				const [ok, ended] = pcall(() => run.run());
+				if (!ok) log.warn(`erase ${key} errored: ${ended}`);
+				if (ended === "done") this.blocked.delete(key);
+				if (ended === "elsewhere") this.elsewhere.add(key);
+			}
+			this.current = undefined;
+			this.busy = false;
+		});
+	}
+
+	// Blocks a key this server has not blocked yet: out of the queue, every cache and every read.
+	private block(key: string) {
+		if (this.blocked.has(key)) return;
+		const { removals, settings, stages } = this.context;
+		this.blocked.add(key);
+		removals.erase(key, settings.boardNames);
+		stages.Queue.drop?.(key);
+		stages.Reader.erase?.(key);
+		stages.NameResolver.forget?.(key);
+	}
+
+	// A blocked key left the index: unblocked once its record says done (or is gone).
+	private settle(key: string) {
+		if (this.current?.key === key) return;
+		const [ok, value] = this.context.manifest.read(recordKey(key));
+		if (!ok || erasureOf(value)?.State === "pending") return;
+		this.blocked.delete(key);
+		this.context.removals.erased(key, this.context.settings.boardNames);
+	}
+
+	private unrecorded(key: string, problem: unknown): ErasureReport {
+		this.blocked.delete(key);
+		this.context.removals.erased(key, this.context.settings.boardNames);
+		log.warn(`erase ${key}: not recorded (${tostring(problem)}); call erase() again`);
+		return unrecordedReport(key, false, problem);
+	}
+
+	// The subject's key; a subject with none is the game's bug: raised at its call, naming it.
+	private keyOf(subject: Subject, call: string): string {
+		const [key, junk] = subjectKey(subject);
+		if (key === undefined) error(`Leaderboards: ${call}() subject is ${junk}: pass ${SUBJECTS}`, 4);
+		return key;
+	}
+}

@@ -1,0 +1,212 @@
+import { Logger, Priority, sleep, within } from "../../../../kernel";
+import { ErasureRecord, StageContext, Topics, leaseFree } from "../../types";
+import { INDEX_KEY, erasureOf, indexWith, recordKey, reportOf, unplanned } from "./record";
+import { Target, byName, targetsOf } from "./targets";
+
+const log = Logger.scope("Leaderboards");
+
+/** Seconds an erasure's lease lasts: a holder that died is replaced this long after its last renewal. */
+export const ERASURE_LEASE_SECONDS = 60;
+/** The holder writes its progress (and renews the lease) this often. */
+export const PROGRESS_SECONDS = 20;
+/** A remove the store refused (its budget) or that failed is tried again this much later. */
+export const REMOVE_RETRY_SECONDS = 2;
+/** Removes an erasure leaves in the store's budget for remove() and the game's own. */
+export const REMOVE_RESERVE = 2;
+/** The sweep covers the periods that ended this long before the request: a value queued then may land late. */
+export const SWEEP_BACK_SECONDS = 3600;
+/** Every server reads the erasures index this often (and at start): a pending key is blocked within it. */
+export const POLL_SECONDS = 60;
+/** Beyond the poll and a write's deadline and hold, before the sweep. */
+export const SWEEP_MARGIN = 5;
+
+/**
+ * How a run ended: the key is erased; the work went back to the manifest; another server holds it; or
+ * what is left is in stores of boards this server does not have (a server that has them finishes it).
+ */
+export type RunEnd = "done" | "handed back" | "busy" | "elsewhere";
+
+/**
+ * One erasure, worked on by this server while it holds the record's lease (Holder, Until). Removes
+ * the key from every store still Remaining, writing progress every PROGRESS_SECONDS (which renews
+ * the lease), then sweeps: once every server has blocked the key (one poll) and every write in
+ * flight then has landed or been given up on, it removes the key again from the stores such a write
+ * could reach (all-time boards, periods ending after SWEEP_BACK_SECONDS before the request). Then the
+ * record is done and the key leaves the index. Stopped (destroy()), it hands the work back: the record
+ * keeps its progress and any server resumes it.
+ */
+export class ErasureRun {
+	private record!: ErasureRecord;
+	private renewed = 0;
+	private lost = false;
+	private planned = true;
+	private sleeping?: Promise<void>;
+
+	constructor(
+		private readonly context: StageContext,
+		readonly key: string,
+		private readonly stopped: () => boolean,
+	) {}
+
+	/** Yields until the erasure is done, handed back, or found held by another server. */
+	run(): RunEnd {
+		const lease = this.lease();
+		if (lease === "done") return this.indexed();
+		if (lease === "busy") return "busy";
+		const targets = targetsOf(this.context.manifest, this.context.settings);
+		if (!targets) return this.handBack();
+		// A request written from outside the game (the Open Cloud tool) may list no stores: the first holder does.
+		if (!this.planned) for (const target of targets) this.record.Remaining.push(target.name);
+		const named = byName(targets);
+		for (const name of [...this.record.Remaining]) {
+			const target = named.get(name);
+			// A store of a board this server does not have: left for a server that has it.
+			if (!target) continue;
+			if (!this.removeFrom(target)) return this.handBack();
+			this.record.Remaining = this.record.Remaining.filter((other) => other !== name);
+			this.record.Removed.push(name);
+		}
+		if (!this.record.Remaining.isEmpty()) {
+			this.handBack();
+			return "elsewhere";
+		}
+		return this.sweep() ? this.finish() : this.handBack();
+	}
+
+	private now() {
+		return this.context.manifest.now();
+	}
+
+	// Takes the record's lease; false when it is done or held by another server (seen first by a read:
+	// every server polls, and only one should write). An indexed key with no record is a request whose
+	// server died before writing it: it is recorded now, its stores listed by this run.
+	private lease(): "taken" | "busy" | "done" {
+		const { manifest } = this.context;
+		const [read, value] = manifest.read(recordKey(this.key));
+		if (!read) return "busy";
+		const seen = erasureOf(value);
+		if (seen?.State === "done") return "done";
+		if (!leaseFree(seen, manifest.server, this.now())) return "busy";
+		let taken: ErasureRecord | undefined;
+		const [ok] = manifest.update(recordKey(this.key), (old) => {
+			const record = erasureOf(old) ?? unplanned(this.key, this.now());
+			taken = undefined;
+			if (record.State !== "pending" || !leaseFree(record, manifest.server, this.now())) return undefined;
+			taken = { ...record, Holder: manifest.server, Until: this.now() + ERASURE_LEASE_SECONDS };
+			return taken;
+		});
+		if (!ok || !taken) return "busy";
+		this.planned = taken.Remaining !== undefined;
+		this.record = {
+			...taken,
+			Requested: taken.Requested ?? this.now(),
+			Removed: [...(taken.Removed ?? [])],
+			Remaining: [...(taken.Remaining ?? [])],
+		};
+		this.renewed = this.now();
+		return "taken";
+	}
+
+	// Writes the progress and renews the lease when due; false once the lease is lost (or ran out unrenewed).
+	private checkpoint(): boolean {
+		const now = this.now();
+		if (this.lost) return false;
+		if (now - this.renewed < PROGRESS_SECONDS) return true;
+		const { manifest } = this.context;
+		const progress = { ...this.record, Holder: manifest.server, Until: now + ERASURE_LEASE_SECONDS };
+		const [ok] = manifest.update(recordKey(this.key), (old) => {
+			const record = erasureOf(old);
+			const mine = record?.State === "pending" && record.Holder === manifest.server;
+			this.lost = !mine;
+			return mine ? progress : undefined;
+		});
+		if (ok && !this.lost) {
+			this.record = progress;
+			this.renewed = now;
+		}
+		if (this.lost) log.warn(`erase ${this.key}: another server took the erasure over; this one stops`);
+		return !this.lost && (ok || now < (this.record.Until ?? 0));
+	}
+
+	// Removes the key from one store, within its budget (keeping REMOVE_RESERVE), retrying until it lands.
+	private removeFrom(target: Target): boolean {
+		const { kernel, settings } = this.context;
+		const store = target.board.Store;
+		for (;;) {
+			if (this.stopped() || !this.checkpoint()) return false;
+			const budget = store.removeBudget();
+			if (budget === undefined || budget > REMOVE_RESERVE) {
+				const call = within(kernel.Scheduler, settings.RequestSeconds, () =>
+					store.remove(target.storage, this.key),
+				);
+				if (call.ok && call.value === true) return true;
+			}
+			this.wait(REMOVE_RETRY_SECONDS);
+		}
+	}
+
+	// Once every server blocks the key and its writes in flight resolved: the stores they could reach, again.
+	private sweep(): boolean {
+		const { settings, manifest } = this.context;
+		const at = this.record.Requested + POLL_SECONDS + settings.FlushSeconds + 2 * settings.RequestSeconds;
+		while (this.now() < at + SWEEP_MARGIN) {
+			if (this.stopped() || !this.checkpoint()) return false;
+			this.wait(math.min(PROGRESS_SECONDS, at + SWEEP_MARGIN - this.now()));
+		}
+		const targets = targetsOf(manifest, settings);
+		if (!targets) return false;
+		const since = this.record.Requested - SWEEP_BACK_SECONDS;
+		for (const target of targets)
+			if ((target.finish === undefined || target.finish > since) && !this.removeFrom(target)) return false;
+		// Shared pages drop it now rather than at their next refresh (a hung MemoryStore request must not hold
+		// the erasure: the pages drop it at their refresh anyway).
+		const { kernel } = this.context;
+		within(kernel.Scheduler, settings.RequestSeconds, () => this.context.stages.Pages.erase?.(this.key));
+		return true;
+	}
+
+	private finish(): RunEnd {
+		const { manifest, kernel } = this.context;
+		const done: ErasureRecord = { ...this.record, State: "done", Holder: undefined, Until: undefined };
+		done.Finished = this.now();
+		const [ok] = manifest.update(recordKey(this.key), (old) => {
+			const record = erasureOf(old);
+			return record?.State === "pending" && record.Holder === manifest.server ? done : undefined;
+		});
+		if (!ok) return this.handBack();
+		kernel.Bus.publish(Topics.Erased, this.key, reportOf(done));
+		return this.indexed();
+	}
+
+	// Done: out of the index (also when a holder marked it done and could not take it out) and unblocked here.
+	private indexed(): RunEnd {
+		const { manifest, settings, removals } = this.context;
+		manifest.update(INDEX_KEY, (old) => indexWith(old, this.key, false));
+		removals.erased(this.key, settings.boardNames);
+		return "done";
+	}
+
+	// The progress goes back to the record and the lease is let go: any server resumes from there.
+	private handBack(): RunEnd {
+		const { manifest } = this.context;
+		if (this.lost) return "handed back";
+		const back = { ...this.record, Holder: undefined, Until: undefined };
+		manifest.update(recordKey(this.key), (old) => {
+			const record = erasureOf(old);
+			return record?.State === "pending" && record.Holder === manifest.server ? back : undefined;
+		});
+		return "handed back";
+	}
+
+	/** Wakes the run from a wait (destroy()): it sees it is stopped and hands the work back. */
+	interrupt() {
+		this.sleeping?.cancel();
+	}
+
+	private wait(seconds: number) {
+		if (this.stopped()) return;
+		this.sleeping = sleep(this.context.kernel.Scheduler, math.max(seconds, 0), Priority.Background);
+		this.sleeping.await();
+		this.sleeping = undefined;
+	}
+}

@@ -1,0 +1,217 @@
+import { HttpService } from "@rbxts/services";
+import { Kernel, SingleFlight, within } from "../../../kernel";
+import { Board } from "./board";
+import { Settings } from "./stages";
+
+// The manifest (docs/manifest.md, the contract a tool outside the game reads): one standard
+// DataStore, StorePrefix .. "Manifest", holding the game's layout, the periods each board wrote,
+// erasures and period ends. Every read and write of it goes through here.
+
+export const MANIFEST_VERSION = 1;
+
+/** periods:<Storage>: every period of a Reset board that was ever written, ascending. */
+export interface PeriodsRecord {
+	Version: number;
+	Ids: string[];
+}
+
+/** erasure:<key>; Holder and Until are the lease of the server working on it. */
+export interface ErasureRecord {
+	Version: number;
+	Key: string;
+	Requested: number;
+	State: "pending" | "done";
+	Removed: string[];
+	Remaining: string[];
+	Holder?: string;
+	Until?: number;
+	Finished?: number;
+}
+
+/** erasures: the keys with an erasure not done, which any server resumes. */
+export interface ErasureIndex {
+	Version: number;
+	Pending: string[];
+}
+
+/** rewards:<Storage>@<id>: a finished period's handler; Holder and Until its lease (or, with no Holder, its retry time). */
+export interface RewardsRecord {
+	Version: number;
+	State: "running" | "done";
+	Holder?: string;
+	Until: number;
+	IdempotencyKey: string;
+	Attempts: number;
+	Error?: string;
+	Finished?: number;
+}
+
+/** A record with a lease: free when nobody holds it, its holder's time ran out, or this server holds it. */
+export function leaseFree(record: { Holder?: string; Until?: number } | undefined, me: string, now: number): boolean {
+	return record === undefined || record.Holder === me || (record.Until ?? 0) <= now;
+}
+
+/** The value a read or update brought back, as a record of the expected shape, or undefined. */
+export function recordOf<T>(value: unknown, field: string): T | undefined {
+	return typeIs(value, "table") && (value as Record<string, unknown>)[field] !== undefined ? (value as T) : undefined;
+}
+
+// The layout a board is written with (docs/manifest.md, layout.Boards[name]).
+function boardLayout(board: Board) {
+	const layout = board.Store.backend.layout;
+	const period = board.Period;
+	return {
+		Backend: layout?.Backend ?? "Custom",
+		Prefix: layout?.Prefix ?? "",
+		Shards: layout?.Shards ?? 1,
+		Storage: board.storageFor(undefined),
+		Values: board.Values,
+		TieBreak: board.TieBreak,
+		Reset: period?.Reset,
+		ResetOffset: period?.ResetOffset,
+		WeekStart: period && period.Reset === "Weekly" ? period.WeekStart : undefined,
+		Ascending: board.Ascending,
+		Sum: board.Sum,
+		KeepBest: board.KeepBest,
+	};
+}
+
+/**
+ * The manifest's store and its records. Reads skip GetAsync's cache (another server's write must be
+ * seen); every request has RequestSeconds. A Reset board's period is noted before its first write on
+ * this server, so an erasure never misses a store a value reached.
+ */
+export class Manifest {
+	/** This server, as leases name it. */
+	readonly server = HttpService.GenerateGUID(false);
+	private store?: DataStore;
+	// Per storage name (board and tag): the period ids known to be in periods:<Storage>.
+	private readonly known = new Map<string, Set<string>>();
+	private readonly noting = new Map<string, SingleFlight<boolean>>();
+
+	constructor(
+		private readonly kernel: Kernel,
+		private readonly settings: Settings,
+	) {}
+
+	/** The manifest is kept (options.Manifest). */
+	enabled(): boolean {
+		return this.settings.manifest;
+	}
+
+	/** Unix seconds, as leases and records count them. */
+	now(): number {
+		return this.settings.unixTime();
+	}
+
+	/** Yields. A record: (true, value or nil) or (false, why). */
+	read(key: string): LuaTuple<[boolean, unknown]> {
+		return this.request(() => {
+			const options = new Instance("DataStoreGetOptions");
+			options.UseCache = false;
+			const [value] = this.dataStore().GetAsync<unknown>(key, options);
+			return value;
+		});
+	}
+
+	/** Yields. UpdateAsync: `transform(old)` returns the new record, or nil to write nothing; (ok, why). */
+	update(key: string, transform: (old: unknown) => unknown): LuaTuple<[boolean, unknown]> {
+		return this.request(() => {
+			this.dataStore().UpdateAsync<unknown, unknown>(key, (old) => $tuple(transform(old)));
+			return undefined;
+		});
+	}
+
+	/** A store name as the manifest writes it: Prefix .. Storage[@Id] (a MemoryStore board's maps without the shard). */
+	fullName(board: Board, periodId?: string): string {
+		return (board.Store.backend.layout?.Prefix ?? "") + board.storageFor(periodId);
+	}
+
+	/** Yields. A Reset board's periods ever written (periods:<Storage>), ascending; undefined when unread. */
+	periods(board: Board): string[] | undefined {
+		const [ok, value] = this.read(`periods:${board.storageFor(undefined)}`);
+		if (!ok) return undefined;
+		const ids = recordOf<PeriodsRecord>(value, "Ids")?.Ids ?? [];
+		const known = this.knownOf(board);
+		for (const id of ids) known.add(id);
+		return ids;
+	}
+
+	/**
+	 * Yields the first time a period of a Reset board is written on this server: its id is added to
+	 * periods:<Storage> (a read, and an UpdateAsync only when missing). false when that failed: the write waits.
+	 */
+	note(board: Board, store: string): boolean {
+		const id = board.Period && board.periodOf(store);
+		if (id === undefined || this.knownOf(board).has(id) || !this.enabled()) return true;
+		let flight = this.noting.get(store);
+		if (!flight) {
+			flight = new SingleFlight(() => this.add(board, id));
+			this.noting.set(store, flight);
+		}
+		const [ok, noted] = pcall(() => flight!.wait());
+		if (this.noting.get(store) === flight && flight.settled()) this.noting.delete(store);
+		return ok && noted === true;
+	}
+
+	/** Yields. Writes the layout when it differs from the stored one (one read at every start). */
+	publishLayout(): boolean {
+		const boards: Record<string, unknown> = {};
+		for (const [name, board] of this.settings.boards) boards[name] = boardLayout(board);
+		const fresh = HttpService.JSONEncode(boards);
+		const same = (old: unknown) =>
+			recordOf<{ Boards: unknown }>(old, "Boards") !== undefined &&
+			HttpService.JSONEncode((old as { Boards: unknown }).Boards) === fresh;
+		const [ok, stored] = this.read("layout");
+		if (!ok) return false;
+		if (same(stored)) return true;
+		const layout = {
+			Version: MANIFEST_VERSION,
+			StorePrefix: this.settings.storePrefix,
+			Updated: this.now(),
+			Boards: boards,
+		};
+		const [written] = this.update("layout", (old) => (same(old) ? undefined : layout));
+		return written;
+	}
+
+	private add(board: Board, id: string): boolean {
+		const ids = this.periods(board);
+		if (ids === undefined) return false;
+		if (ids.includes(id)) return true;
+		const [ok] = this.update(`periods:${board.storageFor(undefined)}`, (old) => {
+			const stored = recordOf<PeriodsRecord>(old, "Ids")?.Ids ?? [];
+			if (stored.includes(id)) return undefined;
+			const union = [...stored, id];
+			union.sort();
+			return { Version: MANIFEST_VERSION, Ids: union };
+		});
+		if (ok) this.knownOf(board).add(id);
+		return ok;
+	}
+
+	private knownOf(board: Board): Set<string> {
+		const storage = board.storageFor(undefined);
+		let known = this.known.get(storage);
+		if (!known) {
+			known = new Set();
+			this.known.set(storage, known);
+		}
+		return known;
+	}
+
+	private dataStore(): DataStore {
+		this.store ??= this.settings.dataStores.GetDataStore(`${this.settings.storePrefix}Manifest`);
+		return this.store;
+	}
+
+	// One request under RequestSeconds; a failure or a request past it is (false, why).
+	private request(work: () => unknown): LuaTuple<[boolean, unknown]> {
+		if (!this.enabled()) return $tuple(false, "the manifest is off (options.Manifest = false)");
+		const { RequestSeconds } = this.settings;
+		const call = within(this.kernel.Scheduler, RequestSeconds, work);
+		if (!call.settled) return $tuple(false, `past RequestSeconds (${RequestSeconds} s)`);
+		if (!call.ok) return $tuple(false, call.problem);
+		return $tuple(true, call.value);
+	}
+}
