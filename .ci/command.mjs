@@ -5,12 +5,17 @@
 // flag and a non-decimal integer (1e1, 0x10) exit 2 with the message on stderr
 // and nothing on stdout; --flag=value works; --json prints JSON alone; a text
 // run names its backend and configuration in its first line; counts print in
-// one format (no "1 users", no 4-digit count without its separator).
+// one format (no "1 users", no 4-digit count without its separator); the gate's
+// and the demo's --help fit 80 columns; long work shows progress on stderr while
+// stderr is a terminal (a pseudo-terminal from script(1)), never on stdout, and
+// none under CI or with --json.
 //
-//   node .ci/command.mjs     (npm test runs it; about 15 s over two processes)
+//   node .ci/command.mjs     (.ci/run runs it after npm test; about 30 s over two processes)
 
-import { spawn } from "node:child_process";
-import { dirname, resolve } from "node:path";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -23,6 +28,8 @@ const PROGRAMS = {
 	soak: { argv: main("spec.model.soak"), integer: "--seeds" },
 };
 const TINY_DEMO = ["--servers=1", "--players", "3", "--minutes=2"];
+// Programs whose --help is checked to fit 80 columns.
+const FITS_80 = new Set(["gate", "demo"]);
 
 // Counts that break the one number format: a noun in the plural after 1, a
 // count of four digits or more without separators (dates, seeds and ids aside).
@@ -46,7 +53,11 @@ for (const [name, { argv, integer }] of Object.entries(PROGRAMS)) {
 		CASES.push({
 			what: `${name} ${help}`,
 			argv: [...argv, help],
-			check: (r) => r.code === 0 && r.stdout.startsWith("usage: ") && r.stderr === "",
+			check: (r) =>
+				r.code === 0 &&
+				r.stdout.startsWith("usage: ") &&
+				r.stderr === "" &&
+				(!FITS_80.has(name) || r.stdout.split("\n").every((line) => line.length <= 80)),
 		});
 	CASES.push({
 		what: `${name} --bogus`,
@@ -81,7 +92,7 @@ CASES.push(
 	{
 		what: "demo's first line names the backend and the run",
 		argv: [...PROGRAMS.demo.argv, ...TINY_DEMO, "--backend=memorystore"],
-		check: firstLine(/^Leaderboards demo on MemoryStore sorted maps: 1 server x 3 players, 2 minutes, seed 1/),
+		check: firstLine(/^Leaderboards demo on MemoryStore: 1 server x 3 players, 2 min, seed 1$/),
 		format: true,
 	},
 	{
@@ -111,6 +122,55 @@ function run({ argv }) {
 	});
 }
 
+// Progress on stderr: each program run with stderr on a pseudo-terminal and stdout in a file
+// (script(1) gives the terminal), and again with CI set and with --json, where none may show.
+const PROGRESS = [
+	{ what: "demo", argv: [...PROGRAMS.demo.argv, ...TINY_DEMO], shows: "demo: minute " },
+	{ what: "soak", argv: [...PROGRAMS.soak.argv, "--seeds", "1"], shows: "soak: seed 1 of 1" },
+];
+function onTerminal(argv, extraEnv) {
+	const dir = mkdtempSync(join(tmpdir(), "command-"));
+	const quote = (arg) => `'${arg.replace(/'/g, "'\\''")}'`;
+	const command = `${[process.execPath, ...argv].map(quote).join(" ")} > ${quote(join(dir, "stdout"))}`;
+	// A terminal as a user has it: CI unset unless the case sets it.
+	const { CI: _, ...terminalEnv } = env;
+	const run = spawnSync("script", ["-qfec", command, join(dir, "terminal")], {
+		cwd: root,
+		env: { ...terminalEnv, ...extraEnv },
+		stdio: "ignore",
+	});
+	const read = (name) => {
+		try {
+			return readFileSync(join(dir, name), "utf8");
+		} catch {
+			return "";
+		}
+	};
+	const result = { code: run.status, stdout: read("stdout"), terminal: read("terminal"), missing: run.error };
+	rmSync(dir, { recursive: true, force: true });
+	return result;
+}
+function progressProblems() {
+	const problems = [];
+	if (spawnSync("script", ["--version"]).error) return ["script(1) is missing: progress on stderr is not checked"];
+	for (const { what, argv, shows } of PROGRESS) {
+		const live = onTerminal(argv, {});
+		if (live.code !== 0) problems.push(`${what} on a terminal: exit ${live.code}`);
+		if (!live.terminal.includes(`\r\x1b[K${shows}`))
+			problems.push(`${what}: no progress line (${JSON.stringify(shows)}) on stderr while it is a terminal`);
+		if (live.stdout.includes("\r") || live.stdout.includes(shows))
+			problems.push(`${what}: progress reached stdout: ${JSON.stringify(live.stdout.slice(0, 200))}`);
+		for (const [how, extraEnv, extraArgs] of [
+			["CI=true", { CI: "true" }, []],
+			["--json", {}, ["--json"]],
+		]) {
+			const quiet = onTerminal([...argv, ...extraArgs], extraEnv);
+			if (quiet.terminal.includes(shows)) problems.push(`${what} with ${how}: a progress line showed`);
+		}
+	}
+	return problems;
+}
+
 const failures = [];
 const queue = [...CASES];
 await Promise.all(
@@ -126,10 +186,10 @@ await Promise.all(
 		}
 	}),
 );
+failures.push(...progressProblems().map((problem) => `progress: ${problem}`));
+const checked = CASES.length + PROGRESS.length * 3;
 if (failures.length > 0) {
-	process.stderr.write(`command: ${failures.length} of ${CASES.length} conventions broken\n${failures.join("\n")}\n`);
+	process.stderr.write(`command: ${failures.length} of ${checked} conventions broken\n${failures.join("\n")}\n`);
 	process.exit(1);
 }
-process.stdout.write(
-	`command: ${CASES.length} runs of the gate, bench, demo and soak keep the command-line conventions\n`,
-);
+process.stdout.write(`command: ${checked} runs of the gate, bench, demo and soak keep the command-line conventions\n`);
