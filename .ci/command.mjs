@@ -26,10 +26,12 @@ const PROGRAMS = {
 	bench: { argv: main("bench.run"), integer: undefined },
 	demo: { argv: main("examples.demo.main"), integer: "--servers" },
 	soak: { argv: main("spec.model.soak"), integer: "--seeds" },
+	// npm test (.ci/test.mjs); --no-build, since these runs share out/ with the others.
+	test: { argv: [".ci/test.mjs", "--no-build"], integer: "--workers" },
 };
 const TINY_DEMO = ["--servers=1", "--players", "3", "--minutes=2"];
 // Programs whose --help is checked to fit 80 columns.
-const FITS_80 = new Set(["gate", "demo"]);
+const FITS_80 = new Set(["gate", "demo", "test"]);
 
 // Counts that break the one number format: a noun in the plural after 1, a
 // count of four digits or more without separators (dates, seeds and ids aside).
@@ -109,16 +111,64 @@ CASES.push(
 	},
 );
 
+// npm test's own conventions: a line at once, one as each phase starts and ends, per-file times in
+// wall seconds (jest's virtual ones labelled), the pattern in jest's summary, no packaging step in a
+// pattern run, and the last line `N passed, N failed`: exit 1 on a failure or when no test ran.
+const lastLine = (text) => text.trimEnd().split("\n").pop();
+const TEST = PROGRAMS.test.argv;
+CASES.push(
+	{
+		what: "npm test -- <pattern>: talks, times files in wall seconds, names the pattern, skips packaging",
+		argv: [...TEST, "spec/kernel/(Logger|Bus)"],
+		check: (r) =>
+			r.code === 0 &&
+			r.firstAt < 3 &&
+			r.stdout.startsWith("npm test -- spec/kernel/(Logger|Bus): docs check, specs, deferred specs\n") &&
+			/^npm test \[1\/5\] docs check: ok, [\d.]+ s$/m.test(r.stdout) &&
+			/^npm test \[2\/5\] packages: skipped, a pattern run/m.test(r.stdout) &&
+			/^npm test \[4\/5\] specs: 2 files$/m.test(r.stdout) &&
+			/^npm test \[5\/5\] deferred specs: \d+ passed, 0 failed, [\d.]+ s$/m.test(r.stdout) &&
+			/^ PASS  spec\/kernel\/Bus\.spec \d+\.\d\d s \(virtual [\d.]+ m?s\)$/m.test(r.stdout) &&
+			/^ PASS  spec\/kernel\/Logger\.spec \d+\.\d\d s$/m.test(r.stdout) &&
+			r.stdout.includes("Ran all test suites matching /spec/kernel/(Logger|Bus)/.\n") &&
+			/^\d+ passed, 0 failed$/.test(lastLine(r.stdout)),
+	},
+	{
+		what: "npm test with a failing spec: exit 1, the failure counted in the last line",
+		argv: [...TEST, "--root", "ServerScriptService.Leaderboards.spec.gate.fixtures.failing"],
+		check: (r) => r.code === 1 && lastLine(r.stdout) === "0 passed, 1 failed",
+	},
+	{
+		what: "npm test -- <a pattern no file matches>: exit 1 (no test ran)",
+		argv: [...TEST, "NoSuchSpecAnywhere"],
+		check: (r) => r.code === 1 && lastLine(r.stdout) === "0 passed, 0 failed",
+	},
+	{
+		what: "gate <pattern>: jest's summary names the pattern",
+		argv: [...GATE, "spec/kernel/Logger"],
+		check: (r) =>
+			r.code === 0 &&
+			r.stdout.includes("Ran all test suites matching /spec/kernel/Logger/.\n") &&
+			lastLine(r.stdout) === "3 passed, 0 failed",
+	},
+);
+
 // The programs as a user's shell starts them, not from inside npm (whose banner note would show).
 const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("npm_")));
 function run({ argv }) {
 	return new Promise((done) => {
+		const started = performance.now();
 		const child = spawn(process.execPath, argv, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
 		let stdout = "";
 		let stderr = "";
-		child.stdout.on("data", (chunk) => (stdout += chunk));
+		// Seconds until the first output.
+		let firstAt;
+		child.stdout.on("data", (chunk) => {
+			firstAt ??= (performance.now() - started) / 1000;
+			stdout += chunk;
+		});
 		child.stderr.on("data", (chunk) => (stderr += chunk));
-		child.on("close", (code) => done({ code, stdout, stderr }));
+		child.on("close", (code) => done({ code, stdout, stderr, firstAt }));
 	});
 }
 
@@ -192,4 +242,6 @@ if (failures.length > 0) {
 	process.stderr.write(`command: ${failures.length} of ${checked} conventions broken\n${failures.join("\n")}\n`);
 	process.exit(1);
 }
-process.stdout.write(`command: ${checked} runs of the gate, bench, demo and soak keep the command-line conventions\n`);
+process.stdout.write(
+	`command: ${checked} runs of the gate, npm test, bench, demo and soak keep the command-line conventions\n`,
+);
