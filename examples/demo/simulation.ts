@@ -120,6 +120,8 @@ export interface Totals {
 	peakUse: { read: number; write: number; list: number; memory: number };
 	/** Records (a Kills value entering the visible top) and how long until every server's page showed one. */
 	records: Freshness;
+	/** The gate's Luau heap at its largest so far, in megabytes (garbage not yet collected included). */
+	heapMegabytes: number;
 }
 
 /** Records on the Kills board: from the submit to every server's page showing it. */

@@ -54,6 +54,8 @@ export class Tracker {
 	private refreshes = 0;
 	private readonly refreshedAt = new Map<string, number>();
 	private readonly peak = { read: 0, write: 0, list: 0, memory: 0 };
+	// The Luau heap's peak (kilobytes, garbage not yet collected included).
+	private heap = 0;
 	// The request counts of the last minute's samples (one a second), oldest first.
 	private readonly window = new Array<{ read: number; write: number; list: number; memory: number }>();
 
@@ -85,6 +87,7 @@ export class Tracker {
 	 */
 	sample(online: number) {
 		const now = this.gate.now();
+		this.heap = math.max(this.heap, this.gate.heapKilobytes());
 		for (const [store, item] of this.gate.memoryStore.hashSnapshot(this.pagesMap)) {
 			const at = (item as { at?: number }).at;
 			if (!typeIs(at, "number")) continue;
@@ -148,6 +151,7 @@ export class Tracker {
 			droppedServer: gate.dataStore.dropped() - experience,
 			droppedExperience: experience,
 			peakUse: { ...this.peak },
+			heapMegabytes: math.max(this.heap, gate.heapKilobytes()) / 1024,
 			records: this.freshness(),
 		};
 	}

@@ -6,6 +6,8 @@ import { Counters, Frame, LossKind, SimulationConfig, Summary, Totals, isScale }
 export const COLUMNS = 80;
 /** A board column's width: two boards side by side in 80 columns. */
 const HALF = 40;
+/** The Luau heap `npm run demo` gives the gate (package.json: run.mjs --heap), in megabytes. */
+export const DEMO_HEAP = 2048;
 /** Board rows the views show at most. */
 const TOP = 10;
 
@@ -128,6 +130,7 @@ export function totalsLines(totals: Totals): string[] {
 		`  lists ${percent(peakUse.list)}, MemoryStore ${percent(peakUse.memory)}`,
 		`records on Kills: ${count(records.landed)}, on every server's page in ${seconds(records.p50)} (median), ${seconds(records.p99)} (p99),`,
 		`  ${seconds(records.max)} at worst; ${count(records.late)} late, ${count(records.pending)} pending, ${count(records.superseded)} superseded`,
+		`the gate's Luau heap: at most ${count(math.ceil(totals.heapMegabytes))} MB (npm run demo gives it ${count(DEMO_HEAP)} MB)`,
 	]);
 }
 
@@ -273,7 +276,8 @@ export function plainLines(config: SimulationConfig, frame: Frame): string[] {
 		lines.push(
 			`  lists ${count(totals.lists)}, reads ${count(totals.reads)}, page refreshes ${count(totals.pageRefreshes)}, MemoryStore ${count(totals.memoryCalls)} (${count(totals.memoryRefused)} refused)`,
 			`  messages ${count(messages.published)} published, ${count(messages.delivered)} delivered, ${count(messages.lost)} lost; throttled ${count(totals.queued)}, dropped ${count(totals.droppedServer + totals.droppedExperience)}`,
-			`  records ${count(records.landed)}, on every server in ${seconds(records.p50)} (median), ${seconds(records.p99)} (p99); Kills leader ${leader(frame.kills)}`,
+			`  records ${count(records.landed)}, on every server in ${seconds(records.p50)} (median), ${seconds(records.p99)} (p99)`,
+			`  Kills leader ${leader(frame.kills)}; DailyKills ${frame.day} leader ${leader(frame.dailyKills)}`,
 		);
 	} else {
 		lines.push(

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "@rbxts/jest-globals";
+import { HttpService } from "@rbxts/services";
 import { Counters, Frame, SimulationConfig, Summary, Totals, simulate } from "../../examples/demo/simulation";
 import {
 	COLUMNS,
+	DEMO_HEAP,
 	FULL_ROWS,
 	Size,
 	liveView,
@@ -72,6 +74,7 @@ const BIG_TOTALS: Totals = {
 	droppedServer: 1_234,
 	droppedExperience: 123,
 	peakUse: { read: 0.5, write: 0.95, list: 1, memory: 0.1 },
+	heapMegabytes: 1_234.5,
 	records: {
 		landed: 12_345,
 		superseded: 1_234,
@@ -162,6 +165,12 @@ describeGate("the demo's live view", () => {
 		expectFits(liveView({ ...config, servers: 8 }, followed, TERMINAL), TERMINAL);
 		expectWithin80(plainLines({ ...config, servers: 8 }, followed));
 		expectWithin80(wrap(title(config)));
+	});
+
+	it("names the heap npm run demo gives the gate", () => {
+		const scripts = (HttpService.JSONDecode(gate!.readFile("package.json")!) as { scripts: Record<string, string> })
+			.scripts;
+		expect(scripts.demo.find(`--heap ${DEMO_HEAP} `, 1, true)[0]).never.toBe(undefined);
 	});
 
 	it("redraws in place: back to the view's first row, each row erased, never the whole screen", () => {
