@@ -5,12 +5,17 @@
 // flag and a non-decimal integer (1e1, 0x10) exit 2 with the message on stderr
 // and nothing on stdout; --flag=value works; --json prints JSON alone; a text
 // run names its backend and configuration in its first line; counts print in
-// one format (no "1 users", no 4-digit count without its separator).
+// one format (no "1 users", no 4-digit count without its separator); the gate's
+// and the demo's --help fit 80 columns; long work shows progress on stderr while
+// stderr is a terminal (a pseudo-terminal from script(1)), never on stdout, and
+// none under CI or with --json.
 //
-//   node .ci/command.mjs     (npm test runs it; about 15 s over two processes)
+//   node .ci/command.mjs     (.ci/run runs it after npm test; about 30 s over two processes)
 
-import { spawn } from "node:child_process";
-import { dirname, resolve } from "node:path";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -23,8 +28,12 @@ const PROGRAMS = {
 	soak: { argv: main("spec.model.soak"), integer: "--seeds" },
 	// The moderation tool (cli/): its flags are read before any request, so no Open Cloud is needed.
 	leaderboards: { argv: ["cli/bin/leaderboards.mjs", "top", "Kills"], integer: "--count" },
+	// npm test (.ci/test.mjs); --no-build, since these runs share out/ with the others.
+	test: { argv: [".ci/test.mjs", "--no-build"], integer: "--workers" },
 };
 const TINY_DEMO = ["--servers=1", "--players", "3", "--minutes=2"];
+// Programs whose --help is checked to fit 80 columns.
+const FITS_80 = new Set(["gate", "demo", "test"]);
 
 // Counts that break the one number format: a noun in the plural after 1, a
 // count of four digits or more without separators (dates, seeds and ids aside).
@@ -48,7 +57,11 @@ for (const [name, { argv, integer }] of Object.entries(PROGRAMS)) {
 		CASES.push({
 			what: `${name} ${help}`,
 			argv: [...argv, help],
-			check: (r) => r.code === 0 && r.stdout.startsWith("usage: ") && r.stderr === "",
+			check: (r) =>
+				r.code === 0 &&
+				r.stdout.startsWith("usage: ") &&
+				r.stderr === "" &&
+				(!FITS_80.has(name) || r.stdout.split("\n").every((line) => line.length <= 80)),
 		});
 	CASES.push({
 		what: `${name} --bogus`,
@@ -94,7 +107,7 @@ CASES.push(
 	{
 		what: "demo's first line names the backend and the run",
 		argv: [...PROGRAMS.demo.argv, ...TINY_DEMO, "--backend=memorystore"],
-		check: firstLine(/^Leaderboards demo on MemoryStore sorted maps: 1 server x 3 players, 2 minutes, seed 1/),
+		check: firstLine(/^Leaderboards demo on MemoryStore: 1 server x 3 players, 2 min, seed 1$/),
 		format: true,
 	},
 	{
@@ -111,10 +124,54 @@ CASES.push(
 	},
 );
 
+// npm test's own conventions: a line at once, one as each phase starts and ends, per-file times in
+// wall seconds (jest's virtual ones labelled), the pattern in jest's summary, no packaging step in a
+// pattern run, and the last line `N passed, N failed`: exit 1 on a failure or when no test ran.
+const lastLine = (text) => text.trimEnd().split("\n").pop();
+const TEST = PROGRAMS.test.argv;
+CASES.push(
+	{
+		what: "npm test -- <pattern>: talks, times files in wall seconds, names the pattern, skips packaging",
+		argv: [...TEST, "spec/kernel/(Logger|Bus)"],
+		check: (r) =>
+			r.code === 0 &&
+			r.firstAt < 3 &&
+			r.stdout.startsWith("npm test -- spec/kernel/(Logger|Bus): docs check, specs, deferred specs\n") &&
+			/^npm test \[1\/6\] docs check: ok, [\d.]+ s$/m.test(r.stdout) &&
+			/^npm test \[2\/6\] tool tests: skipped, a pattern run/m.test(r.stdout) &&
+			/^npm test \[3\/6\] packages: skipped, a pattern run/m.test(r.stdout) &&
+			/^npm test \[5\/6\] specs: 2 files$/m.test(r.stdout) &&
+			/^npm test \[6\/6\] deferred specs: \d+ passed, 0 failed, [\d.]+ s$/m.test(r.stdout) &&
+			/^ PASS  spec\/kernel\/Bus\.spec \d+\.\d\d s \(virtual [\d.]+ m?s\)$/m.test(r.stdout) &&
+			/^ PASS  spec\/kernel\/Logger\.spec \d+\.\d\d s$/m.test(r.stdout) &&
+			r.stdout.includes("Ran all test suites matching /spec/kernel/(Logger|Bus)/.\n") &&
+			/^\d+ passed, 0 failed$/.test(lastLine(r.stdout)),
+	},
+	{
+		what: "npm test with a failing spec: exit 1, the failure counted in the last line",
+		argv: [...TEST, "--root", "ServerScriptService.Leaderboards.spec.gate.fixtures.failing"],
+		check: (r) => r.code === 1 && lastLine(r.stdout) === "0 passed, 1 failed",
+	},
+	{
+		what: "npm test -- <a pattern no file matches>: exit 1 (no test ran)",
+		argv: [...TEST, "NoSuchSpecAnywhere"],
+		check: (r) => r.code === 1 && lastLine(r.stdout) === "0 passed, 0 failed",
+	},
+	{
+		what: "gate <pattern>: jest's summary names the pattern",
+		argv: [...GATE, "spec/kernel/Logger"],
+		check: (r) =>
+			r.code === 0 &&
+			r.stdout.includes("Ran all test suites matching /spec/kernel/Logger/.\n") &&
+			lastLine(r.stdout) === "3 passed, 0 failed",
+	},
+);
+
 // The programs as a user's shell starts them, not from inside npm (whose banner note would show).
 const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("npm_")));
 function run({ argv, env: extra }) {
 	return new Promise((done) => {
+		const started = performance.now();
 		const child = spawn(process.execPath, argv, {
 			cwd: root,
 			env: { ...env, ...extra },
@@ -122,10 +179,64 @@ function run({ argv, env: extra }) {
 		});
 		let stdout = "";
 		let stderr = "";
-		child.stdout.on("data", (chunk) => (stdout += chunk));
+		// Seconds until the first output.
+		let firstAt;
+		child.stdout.on("data", (chunk) => {
+			firstAt ??= (performance.now() - started) / 1000;
+			stdout += chunk;
+		});
 		child.stderr.on("data", (chunk) => (stderr += chunk));
-		child.on("close", (code) => done({ code, stdout, stderr }));
+		child.on("close", (code) => done({ code, stdout, stderr, firstAt }));
 	});
+}
+
+// Progress on stderr: each program run with stderr on a pseudo-terminal and stdout in a file
+// (script(1) gives the terminal), and again with CI set and with --json, where none may show.
+const PROGRESS = [
+	{ what: "demo", argv: [...PROGRAMS.demo.argv, ...TINY_DEMO], shows: "demo: minute " },
+	{ what: "soak", argv: [...PROGRAMS.soak.argv, "--seeds", "1"], shows: "soak: seed 1 of 1" },
+];
+function onTerminal(argv, extraEnv) {
+	const dir = mkdtempSync(join(tmpdir(), "command-"));
+	const quote = (arg) => `'${arg.replace(/'/g, "'\\''")}'`;
+	const command = `${[process.execPath, ...argv].map(quote).join(" ")} > ${quote(join(dir, "stdout"))}`;
+	// A terminal as a user has it: CI unset unless the case sets it.
+	const { CI: _, ...terminalEnv } = env;
+	const run = spawnSync("script", ["-qfec", command, join(dir, "terminal")], {
+		cwd: root,
+		env: { ...terminalEnv, ...extraEnv },
+		stdio: "ignore",
+	});
+	const read = (name) => {
+		try {
+			return readFileSync(join(dir, name), "utf8");
+		} catch {
+			return "";
+		}
+	};
+	const result = { code: run.status, stdout: read("stdout"), terminal: read("terminal"), missing: run.error };
+	rmSync(dir, { recursive: true, force: true });
+	return result;
+}
+function progressProblems() {
+	const problems = [];
+	if (spawnSync("script", ["--version"]).error) return ["script(1) is missing: progress on stderr is not checked"];
+	for (const { what, argv, shows } of PROGRESS) {
+		const live = onTerminal(argv, {});
+		if (live.code !== 0) problems.push(`${what} on a terminal: exit ${live.code}`);
+		if (!live.terminal.includes(`\r\x1b[K${shows}`))
+			problems.push(`${what}: no progress line (${JSON.stringify(shows)}) on stderr while it is a terminal`);
+		if (live.stdout.includes("\r") || live.stdout.includes(shows))
+			problems.push(`${what}: progress reached stdout: ${JSON.stringify(live.stdout.slice(0, 200))}`);
+		for (const [how, extraEnv, extraArgs] of [
+			["CI=true", { CI: "true" }, []],
+			["--json", {}, ["--json"]],
+		]) {
+			const quiet = onTerminal([...argv, ...extraArgs], extraEnv);
+			if (quiet.terminal.includes(shows)) problems.push(`${what} with ${how}: a progress line showed`);
+		}
+	}
+	return problems;
 }
 
 const failures = [];
@@ -143,10 +254,12 @@ await Promise.all(
 		}
 	}),
 );
+failures.push(...progressProblems().map((problem) => `progress: ${problem}`));
+const checked = CASES.length + PROGRESS.length * 3;
 if (failures.length > 0) {
-	process.stderr.write(`command: ${failures.length} of ${CASES.length} conventions broken\n${failures.join("\n")}\n`);
+	process.stderr.write(`command: ${failures.length} of ${checked} conventions broken\n${failures.join("\n")}\n`);
 	process.exit(1);
 }
 process.stdout.write(
-	`command: ${CASES.length} runs of the gate, bench, demo, soak and leaderboards keep the command-line conventions\n`,
+	`command: ${checked} runs of the gate, npm test, bench, demo, soak and leaderboards keep the command-line conventions\n`,
 );

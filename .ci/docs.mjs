@@ -179,7 +179,11 @@ function quotedPhrases() {
 		if (!match) problems.push(`docs: ${what} is not where the front pages' figures come from`);
 		return match ?? [];
 	};
-	const [, topCalls, reads] = find(demo, /top\(\) calls ([\d,]+) +backend reads ([\d,]+)/, "the demo's top() calls");
+	const [, topCalls, reads] = find(
+		demo,
+		/top\(\) calls ([\d,]*\d),? +backend reads ([\d,]*\d)/,
+		"the demo's top() calls",
+	);
 	const [, expected] = find(demo, /model check: ([\d,]+) values expected/, "the demo's model check");
 	const [, submits, players, minutes, writes, through, failed] = find(
 		bench,

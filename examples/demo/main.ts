@@ -2,13 +2,13 @@ import { HttpService } from "@rbxts/services";
 import { Command, Flag, FlagValue, runCommand } from "../../spec/gate/command";
 import { HeadlessGate, headlessGate } from "../../spec/gate/control";
 import { SimulationConfig, simulate } from "./simulation";
-import { plainLine, screen, summaryLines, title } from "./view";
+import { liveView, plainLines, redraw, summaryLines, title, wrap } from "./view";
 
 const DEFAULTS: SimulationConfig = { servers: 2, players: 30, minutes: 60, failRate: 0, seed: 1 };
 
 // One table for parsing and for --help, so the ranges printed are the ranges enforced.
-const NUMBERS: ReadonlyArray<Flag & { key: Exclude<keyof SimulationConfig, "backend"> }> = [
-	{ name: "servers", value: "N", key: "servers", min: 1, max: 8, help: "simulated servers" },
+const NUMBERS: ReadonlyArray<Flag & { key: Exclude<keyof SimulationConfig, "backend" | "scale"> }> = [
+	{ name: "servers", value: "N", key: "servers", min: 1, max: 1000, help: "simulated servers" },
 	{ name: "players", value: "N", key: "players", min: 1, max: 100, help: "players per server" },
 	{
 		name: "minutes",
@@ -26,9 +26,9 @@ const NUMBERS: ReadonlyArray<Flag & { key: Exclude<keyof SimulationConfig, "back
 		key: "failRate",
 		min: 0,
 		max: 0.9,
-		help: "share of backend writes and reads that fail",
+		help: "share of writes and reads that fail",
 	},
-	{ name: "seed", value: "N", key: "seed", min: 1, max: 2 ** 31, help: "the run is deterministic for a seed" },
+	{ name: "seed", value: "N", key: "seed", min: 1, max: 2 ** 31, help: "same seed, same run" },
 ];
 
 /** The demo's command line (spec/gate/command.ts reads it). */
@@ -39,7 +39,8 @@ export const DEMO: Command = {
 		"A simulated game on the embedded emulated engine: servers sharing one",
 		"OrderedDataStore (or MemoryStore sorted map), each running the design",
 		"document's BoardService (with its daily board, which rolls over at the",
-		"midnight UTC halfway through the run).",
+		"midnight UTC halfway through the run). Past 16 servers (or with --scale)",
+		"it shows the experience's totals instead of one server's boards.",
 	],
 	flags: [
 		...NUMBERS.map((flag) => ({ ...flag, fallback: DEFAULTS[flag.key] })),
@@ -49,8 +50,9 @@ export const DEMO: Command = {
 			kind: "choice",
 			choices: ["ordered", "memorystore"],
 			fallback: "ordered",
-			help: "the boards' store: OrderedDataStores or MemoryStore sorted maps",
+			help: "the boards' store",
 		},
+		{ name: "scale", help: "show the experience's totals, whatever the servers" },
 		{ name: "json", help: "print only the summary, as JSON" },
 	],
 };
@@ -64,6 +66,7 @@ export function configOf(values: Map<string, FlagValue>): SimulationConfig {
 	}
 	const backend = values.get("backend");
 	if (backend !== undefined) config.backend = backend as "ordered" | "memorystore";
+	if (values.get("scale") === true) config.scale = true;
 	return config;
 }
 
@@ -74,20 +77,32 @@ export function main(args: string[]): number {
 	return runCommand(gate, DEMO, args, (values) => play(gate, configOf(values), values.get("json") === true));
 }
 
+// Piped lines every this many simulated minutes (every minute in runs of 10 minutes or less).
+function plainEvery(config: SimulationConfig): number {
+	return config.minutes <= 10 ? 1 : 10;
+}
+
 function play(gate: HeadlessGate, config: SimulationConfig, json: boolean): number {
 	const terminal = gate.isTerminal() && !json;
-	if (!json) gate.write(title(config));
+	const size = gate.terminalSize();
+	if (!json && !terminal) gate.write(wrap(title(config)).join("\n"));
 	let lastDraw = -math.huge;
+	let drawn = 0;
 	const summary = simulate(gate, config, (frame) => {
 		if (json) return;
 		const minute = frame.counters.minute;
-		if (!terminal && (minute % 10 === 0 || minute === config.minutes)) gate.write(plainLine(config, frame));
+		const every = plainEvery(config);
+		if (!terminal && (minute % every === 0 || minute === config.minutes))
+			gate.write(plainLines(config, frame).join("\n"));
 		// Redraw (or show progress on stderr) at most ten times a wall second.
 		const now = gate.wallClock();
 		if (now - lastDraw < 0.1 && minute < config.minutes) return;
 		lastDraw = now;
-		if (terminal) gate.write(screen(config, frame));
-		else gate.progress(`demo: minute ${string.format("%.1f", minute)} of ${config.minutes}`);
+		if (terminal) {
+			const lines = liveView(config, frame, size);
+			gate.write(redraw(lines, drawn));
+			drawn = lines.size();
+		} else gate.progress(`demo: minute ${string.format("%.1f", minute)} of ${config.minutes}`);
 	});
 	if (json) gate.write(HttpService.JSONEncode(summary));
 	else gate.write(summaryLines(summary).join("\n"));

@@ -11,6 +11,8 @@ import {
 	Topics,
 } from "../../plugins/leaderboards";
 import { GateServer, HeadlessGate } from "../../spec/gate/control";
+import { count } from "../../spec/gate/format";
+import { Tracker } from "./totals";
 
 /** What to simulate. */
 export interface SimulationConfig {
@@ -23,6 +25,16 @@ export interface SimulationConfig {
 	seed: number;
 	/** Where the boards live: OrderedDataStores (the default backend, when absent) or MemoryStore sorted maps. */
 	backend?: "ordered" | "memorystore";
+	/** The experience's totals instead of one server's boards (always past SCALE_SERVERS servers). */
+	scale?: boolean;
+}
+
+/** Past this many servers the demo shows the experience's totals (its scale mode), not one server's view. */
+export const SCALE_SERVERS = 16;
+
+/** The run shows the experience's totals: asked for, or more than SCALE_SERVERS servers. */
+export function isScale(config: SimulationConfig): boolean {
+	return config.scale === true || config.servers > SCALE_SERVERS;
 }
 
 /** The design document's BoardService, as the demo calls it (Luau methods). */
@@ -49,6 +61,8 @@ interface User {
 	readonly submittedOn: Map<string, number>;
 	/** The model: kills per UTC day ("2026-12-06"), as the calendar said when each happened. */
 	readonly daily: Map<string, number>;
+	/** Virtual seconds each kill count was submitted at (what a record's freshness is measured from). */
+	readonly killedAt: Map<number, number>;
 	server?: number;
 	player?: Player;
 }
@@ -77,16 +91,70 @@ export interface Counters {
 	online: number;
 }
 
+/**
+ * The experience's totals (scale mode): what every server together asked of the
+ * stores, the shared pages, MessagingService, and how fresh records were.
+ */
+export interface Totals {
+	servers: number;
+	/** Ordered list requests (GetSortedAsync, AdvanceToNextPageAsync) and reads (GetAsync, BatchGetAsync) of every server. */
+	lists: number;
+	reads: number;
+	/** MemoryStore requests of every server, and those refused over a limit. */
+	memoryCalls: number;
+	memoryRefused: number;
+	/** Times a shared page (one hash map item a board and period) was refreshed from the store. */
+	pageRefreshes: number;
+	/** Shared pages in the hash map now. */
+	pages: number;
+	messages: { published: number; delivered: number; lost: number; refused: number };
+	/** Requests queued by a throttle, and dropped from a full queue at the server and at the experience level. */
+	queued: number;
+	droppedServer: number;
+	droppedExperience: number;
+	/**
+	 * The busiest minute's requests against the experience's limit a minute, a share (0 to 1): ordered
+	 * reads (an UpdateAsync is a read and a write), writes, lists, and MemoryStore requests against its
+	 * request units (a request is one unit or more).
+	 */
+	peakUse: { read: number; write: number; list: number; memory: number };
+	/** Records (a Kills value entering the visible top) and how long until every server's page showed one. */
+	records: Freshness;
+	/** The gate's Luau heap at its largest so far, in megabytes (garbage not yet collected included). */
+	heapMegabytes: number;
+}
+
+/** Records on the Kills board: from the submit to every server's page showing it. */
+export interface Freshness {
+	landed: number;
+	/** Replaced by a better value of the same key before every server showed them. */
+	superseded: number;
+	/** Seen on every server. */
+	seen: number;
+	/** Not seen everywhere after RECORD_WAIT seconds (pushed off a page, or a message lost and no refresh yet). */
+	late: number;
+	/** Still waiting at the end of the run. */
+	pending: number;
+	/** Seconds from the submit to the last server showing it: median, 99th percentile, worst; undefined before any. */
+	p50?: number;
+	p99?: number;
+	max?: number;
+}
 export interface Frame {
 	readonly counters: Counters;
+	/** Scale mode: the experience's totals. */
+	readonly totals?: Totals;
 	readonly kills: Entry[];
 	readonly bestTimes: Entry[];
 	/** Today's kills: the daily board, and which day it is. */
 	readonly dailyKills: Entry[];
 	readonly day: string;
 	readonly secondsToNewDay: number;
-	/** One player followed through the run: where they stand on Kills, who is around them, their friends board. */
-	readonly followed: {
+	/**
+	 * One player followed through the run: where they stand on Kills, who is around them, their friends board
+	 * (not in scale mode).
+	 */
+	readonly followed?: {
 		readonly name: string;
 		/** nil while a read failed. */
 		readonly me?: Standing;
@@ -121,6 +189,8 @@ export interface Mismatch {
 export interface Summary {
 	config: SimulationConfig;
 	counters: Counters;
+	/** The experience's totals (every mode; the scale view shows them). */
+	totals: Totals;
 	servers: { complete: boolean; drain?: ShutdownResult }[];
 	checked: number;
 	/** The UTC days the run played on: the daily board rolls halfway through. */
@@ -134,9 +204,13 @@ export interface Summary {
 	explained: boolean;
 }
 
+/** A demo server's place: the library, the example BoardService and what it requires (no specs, no jest). */
+export const PLACE = "examples/demo/server.project.json";
+
 const KILLS_STORE = "CKBoard_Kills";
 const TIMES_STORE = "CKBoard_BestTime";
 const DAILY_STORE = "CKBoard_DailyKills@"; // .. the day: the period's storage name
+const PAGES_MAP = "CKBoard_Pages"; // the shared pages' hash map (StorePrefix .. "Pages")
 // A midnight UTC (2026-12-07 00:00): the calendar is placed so the run crosses it halfway.
 const MIDNIGHT = 1796601600;
 const SESSION_MINUTES = 20;
@@ -144,6 +218,8 @@ const RUN_EVERY_MINUTES = 3;
 const UI_REFRESH_SECONDS = 10;
 // Each player is friends with the next FRIENDS players of the pool (friendships are mutual).
 const FRIENDS = 4;
+// The pool's first user id (users[i] is FIRST_ID + i).
+const FIRST_ID = 10001;
 // The player the live view follows (rank, neighbours, friends board): the pool's first.
 const FOLLOWED = 10_001;
 
@@ -180,6 +256,7 @@ function onMemoryStore(handle: GateServer) {
  */
 export function simulate(gate: HeadlessGate, config: SimulationConfig, onFrame?: (frame: Frame) => void): Summary {
 	const random = new Random(config.seed);
+	const scale = isScale(config);
 	gate.reset();
 	// Requests take as long as on a published game (spec/gate/README.md, "Request latency").
 	gate.latency.use("realistic", config.seed);
@@ -200,8 +277,12 @@ export function simulate(gate: HeadlessGate, config: SimulationConfig, onFrame?:
 	const writesPerMinute = (players: number) => (memory ? 120 * math.max(1, players) : 30 + 5 * players);
 	const servers = new Array<Server>();
 	const dropped = new Array<{ board: string; key: string; value: number }>();
+	const users = new Array<User>();
+	const tracker = new Tracker(gate, PAGES_MAP, (key, value) => users[tonumber(key)! - FIRST_ID]?.killedAt.get(value));
+	// Players on each server (GetPlayers, counted as they join and leave).
+	const players = new Array<number>();
 	for (let index = 0; index < config.servers; index++) {
-		const handle = gate.newServer();
+		const handle = gate.newServer(PLACE);
 		const scripts = handle.game.GetService("ServerScriptService");
 		const kernelModule = scripts.WaitForChild("Leaderboards").WaitForChild("kernel") as ModuleScript;
 		const { Kernel: KernelClass } = handle.require(kernelModule) as { Kernel: new () => Kernel };
@@ -215,10 +296,11 @@ export function simulate(gate: HeadlessGate, config: SimulationConfig, onFrame?:
 		);
 		const server: Server = { handle, kernel, service: kernel.get("BoardService") as unknown as BoardService };
 		kernel.Bus.subscribe(Topics.Drained, (_, result) => (server.drained = result as ShutdownResult));
+		tracker.watch(index, kernel);
 		servers.push(server);
+		players.push(0);
+		if (scale) gate.progress(`demo: ${count(index + 1)} of ${count(config.servers)} servers started`);
 	}
-
-	const users = new Array<User>();
 	const poolSize = math.ceil(config.servers * config.players * 1.5);
 	for (let i = 1; i <= poolSize; i++) {
 		users.push({
@@ -228,6 +310,7 @@ export function simulate(gate: HeadlessGate, config: SimulationConfig, onFrame?:
 			data: { Kills: 0 },
 			submittedOn: new Map(),
 			daily: new Map(),
+			killedAt: new Map(),
 		});
 	}
 	for (let i = 0; i < poolSize; i++)
@@ -244,9 +327,11 @@ export function simulate(gate: HeadlessGate, config: SimulationConfig, onFrame?:
 			DisplayName: `P${user.id - 10_000}`,
 		});
 		online.push(user);
+		players[server] += 1;
 	};
 	const leave = (user: User) => {
 		servers[user.server!].handle.leave(user.player!);
+		players[user.server!] -= 1;
 		online.remove(online.indexOf(user));
 		offline.push(user);
 		user.server = undefined;
@@ -293,26 +378,29 @@ export function simulate(gate: HeadlessGate, config: SimulationConfig, onFrame?:
 		topCalls += 3;
 		return {
 			counters: counters(second),
+			totals: scale ? tracker.totals() : undefined,
 			kills: servers[0].service.topKills(10),
 			bestTimes: boards.names(boards.top("BestTime", 10)),
 			dailyKills: servers[0].service.topDailyKills(10),
 			day: boards.period("DailyKills")!.Id,
 			secondsToNewDay: boards.secondsUntilRoll("DailyKills")!,
-			// Keyed by UserId, so the followed player is found on or off line.
-			followed: {
-				name: `P${FOLLOWED - 10_000}`,
-				me: servers[0].service.rankOf(tostring(FOLLOWED)),
-				around: servers[0].service.aroundMe(tostring(FOLLOWED), 2),
-				friends: servers[0].service.friendsKills(tostring(FOLLOWED))[0],
-			},
+			// Keyed by UserId, so the followed player is found on or off line. Scale mode follows no one.
+			followed: scale
+				? undefined
+				: {
+						name: `P${FOLLOWED - 10_000}`,
+						me: servers[0].service.rankOf(tostring(FOLLOWED)),
+						around: servers[0].service.aroundMe(tostring(FOLLOWED), 2),
+						friends: servers[0].service.friendsKills(tostring(FOLLOWED))[0],
+					},
 		};
 	};
 
 	const days = new Array<string>();
 	for (let second = 1; second <= seconds; second++) {
 		task.wait(1);
-		for (const server of servers)
-			writeBudget += writesPerMinute(server.handle.game.GetService("Players").GetPlayers().size()) / 60;
+		for (const size of players) writeBudget += writesPerMinute(size) / 60;
+		tracker.sample(online.size());
 		for (const user of [...online]) {
 			const server = servers[user.server!];
 			const session = { Player: user.player!, Profile: { Data: user.data } };
@@ -322,6 +410,8 @@ export function simulate(gate: HeadlessGate, config: SimulationConfig, onFrame?:
 				const day = os.date("!%Y-%m-%d");
 				if (!days.includes(day)) days.push(day);
 				user.daily.set(day, (user.daily.get(day) ?? 0) + 1);
+				// BoardService adds the kill to the profile and submits the count.
+				user.killedAt.set(user.data.Kills + 1, gate.now());
 				server.kernel.Bus.publish("Combat.Kill", session);
 			}
 			if (random.NextNumber() < 1 / (RUN_EVERY_MINUTES * 60)) {
@@ -429,6 +519,7 @@ export function simulate(gate: HeadlessGate, config: SimulationConfig, onFrame?:
 	return {
 		config,
 		counters: counters(seconds),
+		totals: tracker.totals(),
 		servers: servers.map((server) => ({ complete: server.closeComplete === true, drain: server.drained })),
 		checked,
 		days,

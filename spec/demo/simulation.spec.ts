@@ -22,7 +22,7 @@ describeGate("the demo's simulation", () => {
 			});
 			expect(summary.mismatches).toEqual([]);
 			// The live view follows one player: their standing, their neighbours, their friends board.
-			const followed = last!.followed;
+			const followed = last!.followed!;
 			expect(followed.me?.Key).toBe("10001");
 			if (followed.me?.Value !== undefined) {
 				expect(followed.around!.find((row) => row.Key === "10001")?.Value).toBe(followed.me.Value);
@@ -129,6 +129,7 @@ describeGate("the demo's simulation", () => {
 			return {
 				config: { servers: 1, players: 1, minutes: 1, failRate: 0, seed: 1 },
 				counters: undefined as never,
+				totals: undefined as never,
 				servers: [],
 				checked: 2_000,
 				days: [],
@@ -219,7 +220,9 @@ describe("the demo's flags", () => {
 
 	it("--help prints the ranges the flags enforce (the fail rate's cap is 0.9)", () => {
 		const text = usage(DEMO);
-		expect(text).toContain("--fail-rate R     share of backend writes and reads that fail, 0 to 0.9 (default 0)");
+		expect(text).toContain("--fail-rate R     share of writes and reads that fail, 0 to 0.9 (default 0)");
+		// Every line fits 80 columns.
+		for (const line of text.split("\n")) expect(line.size() <= 80).toBe(true);
 		let flags = 0;
 		for (const line of text.split("\n")) {
 			const [flag, low, high] = line.match(
@@ -240,7 +243,7 @@ describe("the demo's flags", () => {
 		expect(parseFlags(["--bogus"])).toEqual({ problem: "unknown option --bogus" });
 		expect(parseFlags(["--servers"])).toEqual({ problem: "--servers needs a value" });
 		expect(parseFlags(["--servers", "0"])).toEqual({
-			problem: "--servers must be a whole number from 1 to 8, not 0",
+			problem: "--servers must be a whole number from 1 to 1,000, not 0",
 		});
 		expect(parseFlags(["--fail-rate", "2"])).toEqual({
 			problem: "--fail-rate must be a number from 0 to 0.9, not 2",

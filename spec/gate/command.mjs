@@ -63,13 +63,26 @@ function readValue(flag, text) {
 	return { value };
 }
 
-/** The --help text of `flags`. */
+// The usage fits this many columns: a flag's help wraps under itself.
+const COLUMNS = 80;
+const HELP_AT = 20;
+
+/** The --help text of `flags`, every line within 80 columns. */
 export function usage(synopsis, about, flags) {
 	const lines = [`usage: ${synopsis}`, "", ...about, ""];
-	for (const flag of flags) {
-		const left = `  --${flag.name}${flag.value ? ` ${flag.value}` : ""}`;
-		lines.push(`${left}${" ".repeat(Math.max(1, 20 - left.length))}${flag.help}`);
-	}
-	lines.push(`${"  --help, -h".padEnd(20)}this text`);
+	const row = (left, help) => {
+		let line = `${left}${" ".repeat(Math.max(1, HELP_AT - left.length))}`;
+		let fresh = true;
+		for (const word of help.split(" ")) {
+			if (!fresh && line.length + 1 + word.length > COLUMNS) {
+				lines.push(line);
+				line = `${" ".repeat(HELP_AT)}${word}`;
+			} else line = fresh ? line + word : `${line} ${word}`;
+			fresh = false;
+		}
+		lines.push(line);
+	};
+	for (const flag of flags) row(`  --${flag.name}${flag.value ? ` ${flag.value}` : ""}`, flag.help);
+	row("  --help, -h", "this text");
 	return lines.join("\n");
 }

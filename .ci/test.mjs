@@ -1,0 +1,219 @@
+#!/usr/bin/env node
+// npm test: every check a change must pass, in phases. It says what it will do as
+// soon as it starts, announces each phase as it begins and times it as it ends,
+// and ends with one line for the whole run, `N passed, N failed` (`, N skipped`):
+// exit 1 on any failure (a failed docs check, packaging step or build counts as
+// one) or when no test ran, 2 on a usage error.
+//
+//   npm test                  docs check, the moderation tool's tests, packages, build,
+//                             specs (with the gate's self-check), deferred specs
+//                             (spec/(kernel|leaderboards)/ but the experience spec,
+//                             again under SignalBehavior Deferred)
+//   npm test -- Queue         the spec files whose path matches Queue (a regular
+//                             expression), the kernel's and the plugin's under both
+//                             signal behaviours; no tool tests, no packaging step and
+//                             no self-check
+//                             (--packages builds the packages)
+//   npm test -- --no-build    out/ as it is (npm run build already ran)
+//   npm test -- --root A.B.C  the specs under another root (a game's, a fixture's)
+//   npm test -- --help
+
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parse, usage } from "../spec/gate/command.mjs";
+import { SUMMARY, exactly, specFiles } from "../spec/gate/specfiles.mjs";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+// The experience spec plays 100 servers for minutes; signal behaviour is proven by the rest.
+const DEFERRED = /^spec\/(kernel|leaderboards)\/(?!experience)/;
+
+const FLAGS = [
+	{ name: "packages", help: "build the packages (dist/) in a pattern run too" },
+	{ name: "no-build", help: "run out/ as it is (rbxtsc already ran)" },
+	{ name: "root", value: "A.B.C", help: "run the specs under this root instead (no deferred run)" },
+	{ name: "verbose", help: "show the game's print and warn output" },
+	{
+		name: "workers",
+		value: "N",
+		kind: "integer",
+		min: 1,
+		max: 64,
+		help: "spread each spec phase's files over N processes (default 1)",
+	},
+];
+const USAGE = usage(
+	"npm test -- [pattern] [options]",
+	[
+		"Checks the docs, builds the packages and the place, then runs the specs on",
+		"the headless gate, and the kernel's and the plugin's again under Deferred",
+		"signals. A pattern (a regular expression on spec paths, such as Queue or",
+		"spec/demo/) runs only those files and skips the packaging step.",
+	],
+	FLAGS,
+);
+
+const parsed = parse(FLAGS, process.argv.slice(2));
+if (parsed.help) {
+	process.stdout.write(`${USAGE}\n`);
+	process.exit(0);
+}
+const problem =
+	parsed.problem ??
+	(parsed.positional.length > 1 ? `one pattern at most, not ${parsed.positional.join(" ")}` : undefined) ??
+	(parsed.rest.length > 0 ? `unexpected arguments after --: ${parsed.rest.join(" ")}` : undefined);
+if (problem) {
+	process.stderr.write(`npm test: ${problem}\nnpm test -- --help lists the options\n`);
+	process.exit(2);
+}
+const { values, positional } = parsed;
+const pattern = positional[0];
+let matcher;
+try {
+	matcher = pattern === undefined ? undefined : new RegExp(pattern);
+} catch (error) {
+	process.stderr.write(`npm test: the pattern is not a regular expression: ${error.message}\n`);
+	process.exit(2);
+}
+
+const other = values.root !== undefined;
+const files = other ? [] : specFiles(root).filter((file) => !matcher || matcher.test(file));
+const deferredFiles = files.filter((file) => DEFERRED.test(file));
+const gateFlags = [
+	...(values.verbose ? ["--verbose"] : []),
+	...(values.workers ? ["--workers", String(values.workers)] : []),
+];
+const filesOf = (n) => `${n} file${n === 1 ? "" : "s"}`;
+
+// The phases, in order. `skip` says why a phase does not run; `counts` phases end with the gate's summary.
+const phases = [
+	{ name: "docs check", argv: [".ci/docs.mjs"] },
+	{
+		name: "tool tests",
+		argv: ["--test", "cli/test/"],
+		skip: pattern !== undefined || other ? "a pattern run (node --test cli/test/ runs them)" : undefined,
+	},
+	{
+		name: "packages",
+		argv: [".ci/package.mjs", "--quiet"],
+		skip:
+			(pattern !== undefined || other) && !values.packages
+				? `a pattern run (the packaging specs read dist/ as ${existsSync(join(root, "dist")) ? "last built" : "absent: they skip"}; --packages builds it)`
+				: undefined,
+	},
+	{
+		name: "build",
+		argv: ["node_modules/roblox-ts/out/CLI/cli.js", "--type", "game"],
+		skip: values["no-build"] ? "--no-build (out/ as it is)" : undefined,
+	},
+	{
+		name: "specs",
+		argv: [
+			"spec/gate/run.mjs",
+			"--no-build",
+			...(other ? ["--root", values.root] : []),
+			...(pattern === undefined ? (other ? [] : ["--self-check"]) : [pattern]),
+			...gateFlags,
+		],
+		what: other
+			? `the specs under ${values.root}`
+			: pattern === undefined
+				? `${filesOf(files.length)}, the gate's self-check first`
+				: filesOf(files.length),
+		counts: true,
+		skip: !other && files.length === 0 ? `no spec file matches /${pattern}/` : undefined,
+	},
+	{
+		name: "deferred specs",
+		argv: [
+			"spec/gate/run.mjs",
+			"--no-build",
+			"--signals",
+			"deferred",
+			pattern === undefined
+				? "spec/(kernel|leaderboards)/(?!experience)"
+				: deferredFiles.length === files.length
+					? pattern
+					: exactly(deferredFiles),
+			...gateFlags,
+		],
+		what: `${filesOf(deferredFiles.length)} of spec/kernel and spec/leaderboards under SignalBehavior Deferred`,
+		counts: true,
+		skip: other
+			? "a --root run"
+			: deferredFiles.length === 0
+				? "no kernel or plugin spec matches the pattern"
+				: undefined,
+	},
+];
+
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+const say = (line) => process.stdout.write(`${line}\n`);
+
+// Runs one phase as its own process: its output passes through as it comes; a counting
+// phase's last `N passed, N failed` line is read from it.
+function run(phase) {
+	return new Promise((done) => {
+		const child = spawn(process.execPath, phase.argv, { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
+		let tail = "";
+		child.stdout.on("data", (chunk) => {
+			process.stdout.write(chunk);
+			tail = (tail + chunk).slice(-4096);
+		});
+		child.on("close", (code) => {
+			const lines = tail.trimEnd().split("\n");
+			const summary = phase.counts ? SUMMARY.exec(lines[lines.length - 1] ?? "") : undefined;
+			done({ code: code ?? 1, summary });
+		});
+	});
+}
+
+const started = performance.now();
+const active = phases.filter((phase) => !phase.skip);
+say(
+	`npm test${pattern === undefined ? "" : ` -- ${pattern}`}: ${active.map((phase) => phase.name).join(", ")}` +
+		(pattern === undefined ? " (about 2 to 3 minutes)" : ""),
+);
+const total = { passed: 0, failed: 0, skipped: 0 };
+const results = [];
+for (const [index, phase] of phases.entries()) {
+	const step = `[${index + 1}/${phases.length}] ${phase.name}`;
+	if (phase.skip) {
+		say(`npm test ${step}: skipped, ${phase.skip}`);
+		results.push({ phase, outcome: "skipped" });
+		continue;
+	}
+	say(`npm test ${step}${phase.what ? `: ${phase.what}` : ""}`);
+	const phaseStarted = performance.now();
+	const { code, summary } = await run(phase);
+	const took = performance.now() - phaseStarted;
+	let outcome;
+	if (phase.counts) {
+		const [passed, failed, skipped] = summary ? summary.slice(1).map((n) => Number(n ?? 0)) : [0, 0, 0];
+		// A gate that ended without its summary, or failed with none counted, is one failure.
+		const extra = !summary || (code !== 0 && failed === 0 && passed > 0) ? 1 : 0;
+		total.passed += passed;
+		total.failed += failed + extra;
+		total.skipped += skipped;
+		outcome = `${passed} passed, ${failed + extra} failed${skipped > 0 ? `, ${skipped} skipped` : ""}`;
+	} else {
+		if (code !== 0) total.failed += 1;
+		outcome = code === 0 ? "ok" : `failed (exit ${code})`;
+	}
+	say(`npm test ${step}: ${outcome}, ${seconds(took)}`);
+	results.push({ phase, outcome, took });
+	// Nothing to run the specs on without a build.
+	if (phase.name === "build" && code !== 0) {
+		for (const rest of phases.slice(index + 1)) results.push({ phase: rest, outcome: "not run: the build failed" });
+		break;
+	}
+}
+
+say(`\nnpm test${pattern === undefined ? "" : ` -- ${pattern}`}, ${seconds(performance.now() - started)} in all:`);
+for (const { phase, outcome, took } of results)
+	say(
+		`  ${phase.name.padEnd(16)}${outcome.padEnd(44)}${took === undefined ? "" : seconds(took).padStart(8)}`.trimEnd(),
+	);
+say(`${total.passed} passed, ${total.failed} failed${total.skipped > 0 ? `, ${total.skipped} skipped` : ""}`);
+process.exitCode = total.failed > 0 || total.passed === 0 ? 1 : 0;
