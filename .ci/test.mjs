@@ -91,7 +91,7 @@ const phases = [
 	{ name: "docs check", argv: [".ci/docs.mjs"] },
 	{
 		name: "tool tests",
-		argv: ["--test", "cli/test/"],
+		argv: ["--test", "--test-reporter", "dot", "cli/test/"],
 		skip: pattern !== undefined || other ? "a pattern run (node --test cli/test/ runs them)" : undefined,
 	},
 	{

@@ -1,12 +1,12 @@
-import { HttpService, MemoryStoreService } from "@rbxts/services";
+import { DataStoreService, HttpService, MemoryStoreService } from "@rbxts/services";
 import { Kernel } from "../../kernel";
 import { Leaderboards, attach, memoryStoreBackend } from "../../plugins/leaderboards";
 import { HeadlessGate } from "../gate/control";
-import { LayoutBoard, seedManifest } from "./tool";
+import { LayoutBoard } from "./tool";
 
 // A game for the tool to moderate: four boards of the library in the gate (a plain all-time board, a
 // Big board, a tie-break board and a daily MemoryStore board over two shards), twelve players' scores
-// stored, yesterday's daily map, and the manifest as docs/manifest.md lays it out. The end-to-end
+// stored, yesterday's daily map, and the manifest the library writes (docs/manifest.md). The end-to-end
 // spec and the playground (spec/cli/playground.ts) both start from it.
 
 // Sunday 2026-12-06 00:00 UTC is the gate's calendar at virtual time 0: the game plays at 12:00.
@@ -53,12 +53,13 @@ function storedAll(gate: HeadlessGate, count: number) {
 	return sizes.every((size) => size === count) && daily === count;
 }
 
-/** The game, after gate.reset(): its boards (on this server), every score stored, the manifest seeded. */
+/** The game, after gate.reset(): its boards (on this server), every score stored, the manifest written. */
 export function playGame(gate: HeadlessGate): Leaderboards {
 	gate.calendar.set(NOON);
 	// Thirty players: the game's share of the experience's List budget (54 a minute) rereads its pages often.
 	for (let i = 1; i <= 30; i++) gate.players.join({ UserId: 900 + i });
-	const boards = attach(new Kernel({ bindToClose: false }), {
+	const kernel = new Kernel({ bindToClose: false });
+	const boards = attach(kernel, {
 		Boards: {
 			Kills: { CacheSeconds: 1 },
 			Coins: { Values: "Big", CacheSeconds: 1 },
@@ -68,6 +69,8 @@ export function playGame(gate: HeadlessGate): Leaderboards {
 		SkipLoop: true,
 		SharePages: false,
 	});
+	// Started as a game starts it: the library writes the manifest's layout then.
+	kernel.start();
 	for (let i = 1; i <= 12; i++) {
 		const key = tostring(100 + i);
 		boards.submit("Kills", key, i * 10);
@@ -89,7 +92,11 @@ export function playGame(gate: HeadlessGate): Leaderboards {
 		const shard = MemoryStoreService.GetSortedMap(`CKBoard_DailyKills@${YESTERDAY}.${shardOf(key) + 1}/2`);
 		shard.SetAsync(key, value, 86400, value);
 	}
-	seedManifest(gate, LAYOUT, { DailyKills: [YESTERDAY, TODAY] });
+	// The library wrote the manifest's layout and today's period; yesterday's is added as that day's game would have.
+	DataStoreService.GetDataStore("CKBoard_Manifest").UpdateAsync("periods:DailyKills", (old) => {
+		const ids = (old as { Ids: string[] } | undefined)?.Ids ?? [];
+		return $tuple({ Version: 1, Ids: [YESTERDAY, ...ids.filter((id) => id !== YESTERDAY)] });
+	});
 	return boards;
 }
 

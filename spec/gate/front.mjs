@@ -36,6 +36,8 @@ import { MessageChannel, Worker, isMainThread, receiveMessageOnPort, workerData 
 const projectDir = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 // The longest a poll sleeps at once (milliseconds); frames are 1/64 s.
 const MAX_SLEEP = 100;
+// The wall clock in ms: run.mjs hands performance.now to the Luau VM as a clock of its own.
+const wallNow = () => Number(process.hrtime.bigint()) / 1e6;
 // A process the front started is killed past this many wall seconds unless told otherwise.
 const PROCESS_TIMEOUT = 120;
 
@@ -93,8 +95,8 @@ export function createFront() {
 			const pacing = pace === "always" || (pace === "tool" && running > 0);
 			if (!pacing) base = undefined;
 			else if (events.length === 0) {
-				base ??= { wall: performance.now(), virtual };
-				const ahead = base.wall + (virtual - base.virtual) * 1000 - performance.now();
+				base ??= { wall: wallNow(), virtual };
+				const ahead = base.wall + (virtual - base.virtual) * 1000 - wallNow();
 				if (ahead > 0) {
 					Atomics.wait(signal, 0, seen, Math.min(ahead, MAX_SLEEP));
 					drain();
