@@ -53,8 +53,8 @@ function storedAll(gate: HeadlessGate, count: number) {
 	return sizes.every((size) => size === count) && daily === count;
 }
 
-/** The game, after gate.reset(): its boards (on this server), every score stored, the manifest written. */
-export function playGame(gate: HeadlessGate): Leaderboards {
+/** The game, after gate.reset(): its kernel (started: stop it when done) and boards, every score stored, the manifest written. */
+export function playGame(gate: HeadlessGate): { kernel: Kernel; boards: Leaderboards } {
 	gate.calendar.set(NOON);
 	// Thirty players: the game's share of the experience's List budget (54 a minute) rereads its pages often.
 	for (let i = 1; i <= 30; i++) gate.players.join({ UserId: 900 + i });
@@ -97,7 +97,7 @@ export function playGame(gate: HeadlessGate): Leaderboards {
 		const ids = (old as { Ids: string[] } | undefined)?.Ids ?? [];
 		return $tuple({ Version: 1, Ids: [YESTERDAY, ...ids.filter((id) => id !== YESTERDAY)] });
 	});
-	return boards;
+	return { kernel, boards };
 }
 
 /** A board's top() as [key, value] rows. */

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "@rbxts/jest-globals";
+import { Kernel } from "../../kernel";
 import { Leaderboards } from "../../plugins/leaderboards";
 import { headlessGate } from "../gate/control";
 import { LAYOUT, NOON, TODAY, YESTERDAY, agreed as agreedWith, playGame, shardOf } from "./game";
@@ -20,15 +21,18 @@ interface Row {
 const rowsOf = (json: unknown) => (json as { rows: Row[] }).rows.map((row) => [row.user, row.value]);
 
 let boards: Leaderboards;
+let kernel: Kernel;
 const agreed = (board: string, expected: unknown) => agreedWith(boards, board, expected);
 
 describeGate("the moderation tool against a game in the gate", () => {
 	beforeAll(() => {
 		gate!.reset();
-		boards = playGame(gate!);
+		({ boards, kernel } = playGame(gate!));
 		serveTool(gate!);
 	});
 	afterAll(() => {
+		// A started kernel would go on stepping (and drawing the gate's latencies) in the next spec files.
+		kernel.stop();
 		gate!.front.stop();
 		gate!.reset();
 	});
