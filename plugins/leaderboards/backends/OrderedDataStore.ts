@@ -95,6 +95,25 @@ function rowsAround(
 	return ok ? range : undefined;
 }
 
+// Each store opened once, by its name without the prefix.
+function opener(stores: OrderedStores, storePrefix: string) {
+	const opened = new Map<string, OrderedDataStore>();
+	return (name: string) => {
+		let store = opened.get(name);
+		if (!store) {
+			store = stores.GetOrderedDataStore(storePrefix + name);
+			opened.set(name, store);
+		}
+		return store;
+	};
+}
+
+// Store names are keys too: StorePrefix .. store within 50 characters.
+function refuseStoreName(full: string): string | undefined {
+	if (full.size() > MAX_KEY_LENGTH) return `makes a store name over ${MAX_KEY_LENGTH} characters (got "${full}")`;
+	return undefined;
+}
+
 /**
  * The default backend: one OrderedDataStore per storage name, named StorePrefix
  * .. store ("CKBoard_Kills", "CKBoard_Kills@2026-12-06" for a Reset board's day).
@@ -124,15 +143,7 @@ export function orderedDataStoreBackend(
 	stores: OrderedStores,
 	players: Players = PlayersService,
 ): Backend {
-	const opened = new Map<string, OrderedDataStore>();
-	const storeOf = (name: string) => {
-		let store = opened.get(name);
-		if (!store) {
-			store = stores.GetOrderedDataStore(storePrefix + name);
-			opened.set(name, store);
-		}
-		return store;
-	};
+	const storeOf = opener(stores, storePrefix);
 	const share = new ExperienceShare(() => players.GetPlayers().size(), os.clock);
 	const budgets = new OrderedBudgets(stores, share);
 	// Time is the attach's Clock, from each call's context (os.clock for a call made without one).
@@ -147,13 +158,7 @@ export function orderedDataStoreBackend(
 		layout: { Backend: "OrderedDataStore", Prefix: storePrefix },
 		integers: true,
 		maxKeyLength: MAX_KEY_LENGTH,
-		// Store names are keys too: StorePrefix .. store within 50 characters.
-		refuseName: (name) => {
-			const full = storePrefix + name;
-			if (full.size() > MAX_KEY_LENGTH)
-				return `makes a store name over ${MAX_KEY_LENGTH} characters (got "${full}")`;
-			return undefined;
-		},
+		refuseName: (name) => refuseStoreName(storePrefix + name),
 		set: (name, key, updater, write) => {
 			clocked(write);
 			budgets.spend("Read");
