@@ -2,6 +2,7 @@ import { describe, expect, it } from "@rbxts/jest-globals";
 import { Kernel } from "../../kernel";
 import { attach } from "../../plugins/leaderboards";
 import { subjectKey } from "../../plugins/leaderboards/internal";
+import { Stages } from "../../plugins/leaderboards/types";
 import { headlessGate } from "../gate/control";
 import { captureLogs } from "../kernel/doubles";
 import { MemoryBackend, boardsWith } from "./doubles";
@@ -155,5 +156,20 @@ describe("the submit queue", () => {
 		expect(window.Attempted).toBe(30);
 		expect(backend.writes[0].key).toBe("k1");
 		expect(backend.writes[29].key).toBe("k30");
+	});
+
+	it("an erasure beside a prompt window's take leaves the arrival order whole (the soak's seed 11)", () => {
+		const { boards, backend } = boardsWith();
+		const { Queue } = (boards as unknown as { stages: Stages }).stages;
+		boards.top("Kills"); // an empty page cached: any value enters its visible top
+		boards.submit("Kills", "a", 5);
+		boards.submit("Kills", "b", 6);
+		boards.submit("Kills", "c", 7);
+		expect(Queue.takeRecord!("Kills")?.Key).toBe("a"); // taken, still in the arrival order
+		expect(Queue.drop!("b")).toBe(1); // erase() drops the key's queued values
+		expect(Queue.pending()).toBe(1);
+		expect(Queue.take("Kills")?.Key).toBe("c");
+		expect(Queue.take("Kills")).toBeUndefined();
+		expect(backend.writes.size()).toBe(0);
 	});
 });

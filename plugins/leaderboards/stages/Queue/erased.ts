@@ -18,7 +18,8 @@ export function dropKey(queue: BoardQueue, key: string): number {
 	const kept = new Array<Slot>();
 	for (let i = queue.head; i < queue.order.size(); i++) {
 		const slot = queue.order[i];
-		if (!dropped.has(slot)) kept.push(slot);
+		// A slot a prompt window took is out already: queue.count does not count it.
+		if (!dropped.has(slot) && !slot.taken) kept.push(slot);
 	}
 	queue.order = kept;
 	queue.head = 0;
