@@ -11,6 +11,7 @@ import {
 	ShutdownResult,
 	Stages,
 } from "../../plugins/leaderboards";
+import { FAILED_WINDOWS } from "../../plugins/leaderboards/internal";
 import { FaultRule, GateServer, HeadlessGate } from "../gate/control";
 import { DrainFaults, SentWrite } from "./drainFaults";
 import { DurableModel, HOURLY } from "./durable";
@@ -222,7 +223,9 @@ interface ModelServer {
  * stopped incomplete for any reason but its deadline, with ShutdownSeconds
  * not used up, after its last write was sent with no write fault on (the
  * store accepting writes again, but for its usual failure rate and
- * throttling), should have kept writing. What it met, when it did not.
+ * throttling), should have kept writing; unless the failing windows that
+ * stopped it were the fault's, the last few just after it. What it met, when
+ * it did not.
  */
 function gaveUpWhileAccepting(
 	server: ModelServer,
@@ -239,6 +242,14 @@ function gaveUpWhileAccepting(
 		for (const write of server.drainWrites) last = math.max(last, write.at);
 	}
 	if (faults.on(last) !== undefined) return undefined;
+	const from = server.destroyedAt!;
+	const fault = faults.faults.find((candidate) => candidate.start < last && candidate.finish > from);
+	// A streak of failing windows the fault began may end with a failure of the usual kind just after
+	// it: the rule stops after FAILED_WINDOWS such windows, so fewer writes since, all failed, are the fault's.
+	if (fault) {
+		const since = server.drainWrites.filter((write) => write.at >= fault.finish);
+		if (since.size() < FAILED_WINDOWS && since.every((write) => write.error !== undefined)) return undefined;
+	}
 	// Its writes' failures by message, most frequent first.
 	const failures = new Map<string, number>();
 	let failed = 0;
@@ -251,8 +262,6 @@ function gaveUpWhileAccepting(
 	for (const entry of failures) messages.push(entry);
 	messages.sort((a, b) => a[1] > b[1]);
 	const seen = messages.map(([message, count]) => `${count} x "${message.sub(1, 90)}"`).join(", ");
-	const from = server.destroyedAt!;
-	const fault = faults.faults.find((candidate) => candidate.start < last && candidate.finish > from);
 	return (
 		`the drain gave up ("${result.Error}") after ${string.format("%.2f", server.drainSeconds!)} s with ` +
 		`${string.format("%.2f", left)} s of ShutdownSeconds ${shutdownSeconds} left while the store accepted writes` +
