@@ -29,7 +29,13 @@ export interface Sustained {
 }
 
 function backendFor(kind: BackendKind, server: GateServer): Backend {
-	if (kind === "ordered") return orderedDataStoreBackend("CKBoard_", server.game.GetService("DataStoreService"));
+	// The server's own Players: the experience share is 18 writes a minute for each player of its own.
+	if (kind === "ordered")
+		return orderedDataStoreBackend(
+			"CKBoard_",
+			server.game.GetService("DataStoreService"),
+			server.game.GetService("Players"),
+		);
 	return memoryStoreBackend({
 		Shards: kind.shards,
 		MemoryStoreService: server.game.GetService("MemoryStoreService"),
