@@ -46,10 +46,11 @@ const FLAGS = [
 const USAGE = usage(
 	"npm test -- [pattern] [options]",
 	[
-		"Checks the docs, builds the packages and the place, then runs the specs on",
-		"the headless gate, and the kernel's and the plugin's again under Deferred",
-		"signals. A pattern (a regular expression on spec paths, such as Queue or",
-		"spec/demo/) runs only those files and skips the packaging step.",
+		"Checks the docs, runs the moderation tool's tests, builds the packages and",
+		"the place, then runs the specs on the headless gate, and the kernel's and",
+		"the plugin's again under Deferred signals. A pattern (a regular expression",
+		"on spec paths, such as Queue or spec/demo/) runs only those files and skips",
+		"the tool's tests and the packaging step.",
 	],
 	FLAGS,
 );
