@@ -130,7 +130,8 @@ export const BENCH: Command = {
 		"Every benchmark row measured in this run on the gate's emulated OrderedDataStore",
 		"and MemoryStore (simulated rows in virtual time, CPU rows on this machine),",
 		"each held to its goal: a table that fits 100 columns, then a verdict.",
-		"About 7 minutes at full size; progress on stderr when it is a terminal.",
+		"At full size about 7 minutes for --only server and over an hour with the",
+		"experiences (to 1,000 servers); progress on stderr when it is a terminal.",
 	],
 	flags: [
 		{ name: "quick", help: "every row at tiny sizes, in seconds (the smoke spec's)" },
