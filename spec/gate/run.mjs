@@ -48,17 +48,6 @@ function deterministicClock() {
 	performance.now = () => (ticks += 1);
 }
 
-// luau-web keys each value crossing the JS boundary by a counter into one array and deletes the
-// entry once read: the array's backing store grows with every crossing ever made, and V8 aborts
-// past about 2^27 of them ("invalid size error", an hour of 1,000 servers). A Map keeps only the live ones.
-function liveEntries() {
-	return new Proxy(new Map(), {
-		get: (entries, key) => entries.get(key),
-		set: (entries, key, value) => (entries.set(key, value), true),
-		deleteProperty: (entries, key) => entries.delete(key),
-	});
-}
-
 // luau-web loads in main(), once --heap is read: its module would otherwise get a fixed 17 MB heap.
 const HEAP_MEGABYTES = 512;
 let LuauState;
@@ -433,7 +422,6 @@ async function main() {
 		}),
 	};
 	state = await LuauState.createAsync(env);
-	LuauModule.states[state.stateIdx].transactionData = liveEntries();
 	const boot = state.loadstring(
 		`local host = { read = __host_read, list = __host_list, load = __host_load, unpin = __host_unpin, clock = __host_clock,
 			write = __host_write, fileMap = __host_file_map, front = __host_front, engineDir = __engine_dir }
