@@ -58,11 +58,16 @@ export class Pages implements PagesStage {
 	}
 
 	erase(key: string): boolean {
+		// One map holds every shared board's pages; a rewritten item lasts as long as any board's refresh keeps it.
+		let map: MemoryStoreHashMap | undefined;
+		let lifetime = PAGE_LIFETIME;
 		for (const [, board] of this.context.settings.boards) {
-			const map = this.mapFor(board);
-			if (map) return eraseFromPages(map, key, PAGE_LIFETIME);
+			const shared = this.mapFor(board);
+			if (!shared) continue;
+			map = shared;
+			lifetime = math.max(lifetime, this.lifetimeOf(board));
 		}
-		return true;
+		return map ? eraseFromPages(map, key, lifetime) : true;
 	}
 
 	// Takes the lease, reads the store, writes the page back: undefined when another server took it or the read failed.
