@@ -5,7 +5,7 @@ export { AROUND_COST, AROUND_RESERVE, MAX_KEY_LENGTH, PAGE_SIZE } from "./backen
 export { MAX_EXPIRATION } from "./backends/MemoryStore";
 export { READ_SHARE, UNITS_PER_USER } from "./backends/memory/quota";
 export { WRITERS_KEPT, sumItem } from "./backends/memory/ledger";
-export { REFILL_SECONDS } from "./stages/Flusher/Flusher";
+export { RECORD_ROOM, REFILL_SECONDS } from "./stages/Flusher/Flusher";
 export { CACHE_LIMIT, RESULTS_PER_MINUTE } from "./stages/NameResolver/NameResolver";
 export { DEFAULTS } from "./settings";
 export { AROUND_DEFAULT, AROUND_LIMIT } from "./stages/Standing/around";

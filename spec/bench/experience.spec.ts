@@ -25,3 +25,16 @@ describeGate("an experience of 100 servers", () => {
 		expect(heldGoals(ours)).toBe(true);
 	}, 3_600_000);
 });
+
+// One server whose players score on three boards every 5 s, far past its write budget (30 + 5 a
+// player a minute): the windows keep the drain reserve, so the close writes every last best.
+describeGate("one busy server closing", () => {
+	for (const players of [10, 30])
+		it(`${players} players: every accepted best is stored once the server closed`, () => {
+			const figures = playExperience(gate!, { servers: 1, players, minutes: 3, openCloud: 0 }, "ours");
+			expect(figures.bests).toBe(players);
+			expect(figures.missing).toBe(0);
+			expect(figures.incompleteDrains).toBe(0);
+			expect(figures.throttled).toBe(0);
+		}, 3_600_000);
+});

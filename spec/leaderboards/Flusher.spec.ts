@@ -466,3 +466,25 @@ describe("flush windows", () => {
 		});
 	});
 });
+
+describe("prompt windows", () => {
+	it("a record that comes due while another window runs is written the moment that window ends", () => {
+		const backend = new MemoryBackend();
+		for (let i = 1; i <= 10; i++) backend.storeOf("Kills").set(`top${i}`, 100 + i);
+		backend.writeSeconds = 2;
+		const { boards } = boardsWith({ backend, Boards: { Kills: {} }, SkipLoop: false, FlushSeconds: 5 });
+		boards.top("Kills"); // the cached page: a submit past 101 enters its top 10
+		const started = os.clock();
+		const starts = new Array<number>();
+		backend.duringWrite = () => starts.push(os.clock() - started);
+		for (const key of ["b", "c", "d"]) boards.submit("Kills", key, 1);
+		// The ordinary window begins at 5 s and runs 2 s; the record's prompt comes due within it.
+		task.delay(5.2, () => boards.submit("Kills", "a", 1_000));
+		task.wait(12);
+		expect(backend.get("Kills", "a")).toBe(1_000);
+		const [recordStart] = backend.writes.filter((w) => w.key === "a").map((w) => backend.writes.indexOf(w));
+		expect(starts[recordStart]).toBeGreaterThanOrEqual(7);
+		expect(starts[recordStart]).toBeLessThan(7.1);
+		boards.destroy();
+	});
+});

@@ -125,7 +125,7 @@ function refuseStoreName(full: string): string | undefined {
  *
  * Every request fits two budgets (ordered/budgets.ts): the server's own
  * (GetRequestBudgetForRequestType) and this server's share of the experience's
- * (ordered/share.ts: 85% of the experience's per-user rate for each of its
+ * (ordered/share.ts: 90% of the experience's per-user rate for each of its
  * players), so any number of servers of any size stay within the experience's
  * budget together. budget() and readBudget() report what both allow; a read
  * or a removal neither allows is refused, never queued behind the throttle; an
@@ -201,6 +201,10 @@ export function orderedDataStoreBackend(
 		budget: (call) => {
 			clocked(call);
 			return math.min(budgets.available("Read"), budgets.available("Write"));
+		},
+		budgetRate: (call) => {
+			clocked(call);
+			return math.min(budgets.rate("Read"), budgets.rate("Write"));
 		},
 	};
 }

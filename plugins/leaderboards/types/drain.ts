@@ -22,3 +22,24 @@ export const FAILED_WRITES = 8;
 export function drainPause(failing: number): number {
 	return math.min(LONGEST_PAUSE, FAILURE_PAUSE * PAUSE_GROWTH ** math.max(0, failing - 1));
 }
+
+/** The most a drain reserve holds back: this part of a minute of the budget's refill. */
+export const RESERVE_PART = 0.5;
+/** The part of ShutdownSeconds a drain reserve counts on refill for: the rest goes on round trips and pauses. */
+export const REFILL_PART = 0.5;
+
+/**
+ * Writes an ordinary window leaves unspent under a sustained backlog, so the
+ * close drain can write every one of the `pending` keys within
+ * `shutdownSeconds`: what the budget's refill (`perMinute`) would not bring in
+ * REFILL_PART of that time. None when that is more than RESERVE_PART of a
+ * minute's: the close could not write them all anyway, and the budget is
+ * better spent now (fresher boards). Steady throughput is unchanged (a budget
+ * holds a minute and refills at its rate either way); the reserve is built once.
+ */
+export function drainReserve(pending: number, perMinute: number, shutdownSeconds: number): number {
+	// ShutdownSeconds 0 drains nothing: nothing to keep for it.
+	if (shutdownSeconds <= 0) return 0;
+	const short = math.ceil(pending - (perMinute / 60) * shutdownSeconds * REFILL_PART);
+	return short > 0 && short <= perMinute * RESERVE_PART ? short : 0;
+}

@@ -167,6 +167,12 @@ export interface Backend {
 	sorted: (store: string, ascending: boolean, count: number, call?: BackendCall) => BackendRow[] | undefined;
 	/** Writes available now; each window takes the smaller of this and WritesPerFlush. */
 	budget?: (call?: BackendCall) => number | undefined;
+	/**
+	 * Optional: writes a minute budget() refills at. Under a sustained backlog an ordinary window then
+	 * leaves unspent what the close drain would need beyond ShutdownSeconds of refill (at most half
+	 * a minute's), spent by prompt windows and the drain; without it windows spend all of budget().
+	 */
+	budgetRate?: (call?: BackendCall) => number | undefined;
 	/** Stored values for keys, missing keys left out; undefined on failure. Needed by scores(). */
 	scores?: (store: string, keys: string[], call?: BackendCall) => Map<string, number> | undefined;
 	/** Keys scores() may read now; scores() refuses (nil, with a warning) more keys than this instead of waiting on a throttle. */

@@ -113,6 +113,11 @@ export class Store {
 		return this.backend.budget?.(this.call());
 	}
 
+	/** Writes a minute budget() refills at; undefined when the backend does not say. */
+	budgetRate(): number | undefined {
+		return this.backend.budgetRate?.(this.call());
+	}
+
 	/** Removes the store allows now; undefined when the backend does not say. */
 	removeBudget(): number | undefined {
 		return this.backend.removeBudget?.(this.call());

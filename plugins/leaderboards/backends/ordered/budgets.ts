@@ -14,6 +14,19 @@ const REQUEST_TYPES: Record<keyof typeof PER_USER, Enum.DataStoreRequestType> = 
 };
 
 /**
+ * The server level's default rates a minute, base + per player (the data store
+ * limits page). A game that raises them with SetRateLimitForRequestType refills
+ * faster than rate() says: a drain reserve sized from it is then larger than it
+ * needs, never smaller.
+ */
+const SERVER_RATES: Record<keyof typeof PER_USER, [number, number]> = {
+	Read: [60, 40],
+	Write: [30, 5],
+	List: [5, 2],
+	Remove: [30, 5],
+};
+
+/**
  * Both levels of the ordered budgets as one: a request is sent only when this
  * server's budget (GetRequestBudgetForRequestType) and its share of the
  * experience's (ExperienceShare) both hold it, and it is spent from the share
@@ -36,6 +49,12 @@ export class OrderedBudgets {
 		const requestType = REQUEST_TYPES[kind === "Refresh" ? "List" : kind];
 		const server = this.stores.GetRequestBudgetForRequestType(requestType);
 		return server >= count + reserve && this.share.available(kind) >= count;
+	}
+
+	/** Requests of a type a minute both levels refill at (the server's at its default rates). */
+	rate(kind: keyof typeof PER_USER): number {
+		const [base, perPlayer] = SERVER_RATES[kind];
+		return math.min(base + perPlayer * this.share.players(), this.share.rate(kind));
 	}
 
 	spend(kind: RequestKind, count = 1) {

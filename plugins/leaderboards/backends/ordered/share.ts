@@ -53,7 +53,8 @@ export class ExperienceShare {
 	private scaled = 0;
 
 	constructor(
-		private readonly players: () => number,
+		/** Players in this server now. */
+		readonly players: () => number,
 		/** The time source (the attach's Clock, from each call's context). */
 		public clock: () => number,
 	) {}

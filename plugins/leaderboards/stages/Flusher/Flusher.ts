@@ -8,7 +8,7 @@ import { writeOnce } from "./write";
 // How a write went: landed, failed, or failed because the store refused it for its request budget.
 type Outcome = "landed" | "failed" | "throttled";
 
-export { REFILL_SECONDS } from "./pacing";
+export { RECORD_ROOM, REFILL_SECONDS } from "./pacing";
 
 /** A submit that enters a board's visible top is written by a window this soon. */
 export const PROMPT_SECONDS = 0.5;
@@ -36,6 +36,11 @@ export const PROMPT_SECONDS = 0.5;
  * (Superseded: a transform of it that runs after writes nothing). No window
  * is armed for held keys alone: releasing one arms the next. The window ends
  * when every write it started has resolved. Cost: O(budget x boards).
+ *
+ * Under a sustained backlog (the last window, ordinary or prompt, left keys
+ * behind for want of budget) a window the loop runs leaves the drain reserve
+ * unspent (types/drain.ts, drainReserve), so the close finds budget waiting,
+ * and ordinary windows RECORD_ROOM more, for prompt windows.
  */
 export class Flusher implements FlusherStage {
 	readonly Name = "Leaderboards.Flusher";
@@ -45,6 +50,8 @@ export class Flusher implements FlusherStage {
 	// whether the last one left some behind (its budget ran out).
 	private promptWindow?: Promise<void>;
 	private recordsLeft = false;
+	// A prompt window came due while another window ran: it runs when that one ends.
+	private promptAfter = false;
 	private running = false;
 	private disarmed = false;
 	private lastBoard = -1;
@@ -100,17 +107,32 @@ export class Flusher implements FlusherStage {
 
 	runWindow(drain?: DrainLimits): WindowSummary {
 		if (drain) return this.window(drain);
+		return this.ordinaryWindow(false);
+	}
+
+	// A window of the round: one the loop armed under a sustained backlog holds the drain's reserve
+	// back; one a caller runs spends all the budget allows.
+	private ordinaryWindow(holding: boolean): WindowSummary {
 		this.running = true;
 		let summary: WindowSummary | undefined;
 		const limit = this.pacing.begin();
 		// A window that errors (a custom backend's budget() throwing) must not wedge the loop.
 		try {
-			summary = this.window(undefined, limit);
+			summary = this.window(undefined, limit, false, holding);
 			return summary;
 		} finally {
 			this.running = false;
 			if (this.due()) this.arm(this.pacing.pace(summary));
+			if (this.promptAfter) {
+				this.promptAfter = false;
+				task.defer(() => this.promptNow());
+			}
 		}
+	}
+
+	// The last window, ordinary or prompt, left keys behind for want of budget: a sustained backlog.
+	private backlogged(): boolean {
+		return this.pacing.leftBehind || this.recordsLeft;
 	}
 
 	// Something is queued that a window could take (not only keys waiting on a late write).
@@ -119,9 +141,9 @@ export class Flusher implements FlusherStage {
 		return queue.pending() > queue.waiting();
 	}
 
-	private window(drain?: DrainLimits, limit = math.huge, records = false): WindowSummary {
+	private window(drain?: DrainLimits, limit = math.huge, records = false, holding = false): WindowSummary {
 		const { settings, kernel } = this.context;
-		const walk = new Walk(this.context, this.pacing, this.lastBoard, limit, records);
+		const walk = new Walk(this.context, this.pacing, this.lastBoard, limit, records, holding);
 		const slots = math.min(settings.WritesInFlight, walk.budget);
 		const tally: Record<Outcome | "flying", number> = { landed: 0, failed: 0, throttled: 0, flying: 0 };
 		let wake: (() => void) | undefined;
@@ -166,31 +188,38 @@ export class Flusher implements FlusherStage {
 			task.spawn(() => {
 				if (this.running) return;
 				this.pacing.continuing = seconds < settings.FlushSeconds;
-				this.runWindow();
+				this.ordinaryWindow(this.backlogged());
 			});
 		});
 	}
 
 	// A submit entered a board's visible top: a prompt window comes within PROMPT_SECONDS and writes
 	// such values only (within budget, as any window), so the others keep coalescing until theirs.
+	// Under a sustained backlog it keeps the drain reserve too, but not the RECORD_ROOM the others keep for it.
 	private prompt() {
 		const { kernel, settings } = this.context;
 		if (settings.skipLoop || this.disarmed || this.promptWindow) return;
 		this.promptWindow = sleep(kernel.Scheduler, PROMPT_SECONDS, Priority.Background).andThen(() => {
 			this.promptWindow = undefined;
-			task.spawn(() => {
-				// The window running now may take them; else another prompt comes.
-				if (this.running) return this.prompt();
-				this.running = true;
-				try {
-					this.window(undefined, math.huge, true);
-				} finally {
-					this.running = false;
-					if (this.recordsLeft) this.prompt();
-					if (this.due()) this.arm(settings.FlushSeconds);
-				}
-			});
+			task.spawn(() => this.promptNow());
 		});
+	}
+
+	// The prompt window itself; while another window runs, it runs as soon as that one ends.
+	private promptNow() {
+		if (this.disarmed) return;
+		if (this.running) {
+			this.promptAfter = true;
+			return;
+		}
+		this.running = true;
+		try {
+			this.window(undefined, math.huge, true, this.backlogged());
+		} finally {
+			this.running = false;
+			if (this.recordsLeft) this.prompt();
+			if (this.due()) this.arm(this.context.settings.FlushSeconds);
+		}
 	}
 
 	// Starts one write on its own thread; `resolved` hears how it went (throttled: failed, refused

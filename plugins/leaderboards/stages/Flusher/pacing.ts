@@ -1,7 +1,16 @@
-import { StageContext, Store, WindowSummary } from "../../types";
+import { StageContext, Store, WindowSummary, drainReserve } from "../../types";
 
 /** Under a backlog the request budget held back, the next window comes this long (at most FlushSeconds) after the last. */
 export const REFILL_SECONDS = 1;
+
+/** Writes an ordinary window keeps for prompt windows (records) beyond the drain reserve, when it keeps one. */
+export const RECORD_ROOM = 10;
+
+/**
+ * A drain reserve is sized for the most keys queued in this long: the queue swings as players
+ * score and windows write, and a reserve that followed it would shut prompt windows out at its peaks.
+ */
+export const HIGH_WATER_SECONDS = 60;
 
 // How much a window takes and when the next comes: a round is the windows that give every key
 // queued when it began one write.
@@ -16,6 +25,9 @@ export class Pacing {
 	// whose backends share a request budget (Backend.kind) spend it once.
 	readonly groupOf = new Array<number>();
 	private readonly groups = new Array<Store>();
+	// Each group's most keys queued since highWaterAt (HIGH_WATER_SECONDS at most).
+	private readonly highWater = new Array<number>();
+	private readonly highWaterAt = new Array<number>();
 
 	constructor(private readonly context: StageContext) {
 		const { boards, boardNames } = context.settings;
@@ -41,16 +53,22 @@ export class Pacing {
 	}
 
 	// A window's writes: what each budget group may write (WritesPerFlush capped by its backend's
-	// budget()), and the window's cap, at most WritesPerFlush (and `limit`) in all.
-	allot(allowance: ReadonlyArray<number>, limit: number): LuaTuple<[number[], number]> {
-		const left = this.budgets(allowance);
+	// budget(), less its drain reserve when `holding`, and RECORD_ROOM more unless it writes `records`),
+	// and the window's cap, at most WritesPerFlush (and `limit`) in all.
+	allot(
+		allowance: ReadonlyArray<number>,
+		limit: number,
+		holding: boolean,
+		records: boolean,
+	): LuaTuple<[number[], number]> {
+		const left = this.budgets(allowance, holding ? this.reserves(records ? 0 : RECORD_ROOM) : undefined);
 		let total = 0;
 		for (const budget of left) total += budget;
 		return $tuple(left, math.min(total, this.context.settings.WritesPerFlush, limit));
 	}
 
 	// Asked only of groups with keys to take (`allowance`, per board), or of every group when none has.
-	private budgets(allowance: ReadonlyArray<number>): number[] {
+	private budgets(allowance: ReadonlyArray<number>, reserves?: ReadonlyArray<number>): number[] {
 		const { WritesPerFlush } = this.context.settings;
 		const wanted = this.groups.map(() => false);
 		let any = false;
@@ -62,9 +80,36 @@ export class Pacing {
 		return this.groups.map((store, group) => {
 			if (any && !wanted[group]) return 0;
 			const available = store.budget();
-			const budget = available === undefined ? WritesPerFlush : math.min(WritesPerFlush, available);
+			const spendable = available === undefined ? undefined : available - (reserves?.[group] ?? 0);
+			const budget = spendable === undefined ? WritesPerFlush : math.min(WritesPerFlush, spendable);
 			return math.max(0, math.floor(budget));
 		});
+	}
+
+	// Each group's drain reserve for every key queued on its boards now (a prompt window's included:
+	// the drain writes them all) and `room` more when it has one; 0 for a backend without budgetRate().
+	private reserves(room: number): number[] {
+		const { boardNames } = this.context.settings;
+		const queue = this.context.stages.Queue;
+		const queued = this.groups.map(() => 0);
+		boardNames.forEach((board, index) => (queued[this.groupOf[index]] += queue.pendingOn(board)));
+		return this.groups.map((store, group) => {
+			const perMinute = store.budgetRate();
+			if (perMinute === undefined) return 0;
+			const keys = this.mostQueued(group, queued[group]);
+			const reserve = drainReserve(keys, perMinute, this.context.settings.ShutdownSeconds);
+			return reserve > 0 ? reserve + room : 0;
+		});
+	}
+
+	// The most keys a group had queued in the last HIGH_WATER_SECONDS or so, `queued` now included.
+	private mostQueued(group: number, queued: number): number {
+		const now = this.context.kernel.Scheduler.now();
+		if ((this.highWater[group] ?? 0) <= queued || now - this.highWaterAt[group] > HIGH_WATER_SECONDS) {
+			this.highWater[group] = queued;
+			this.highWaterAt[group] = now;
+		}
+		return this.highWater[group];
 	}
 
 	// Seconds to the next window after `summary`: FlushSeconds unless a backlog

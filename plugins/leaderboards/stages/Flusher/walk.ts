@@ -21,6 +21,8 @@ export class Walk {
 		limit: number,
 		/** A prompt window's walk: only the values that entered a visible top (Queue.takeRecord). */
 		private readonly records = false,
+		/** Under a sustained backlog: each budget group keeps its drain reserve (Pacing.allot). */
+		holding = false,
 	) {
 		const { settings, stages } = context;
 		const queue = stages.Queue;
@@ -28,7 +30,7 @@ export class Walk {
 		this.allowance = settings.boardNames.map((board) =>
 			records ? (queue.recordsOn?.(board) ?? 0) : queue.pendingOn(board) - queue.waiting(board),
 		);
-		const [left, budget] = pacing.allot(this.allowance, limit);
+		const [left, budget] = pacing.allot(this.allowance, limit, holding, records);
 		this.left = left;
 		this.budget = budget;
 		this.last = last;
