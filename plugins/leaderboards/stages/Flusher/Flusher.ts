@@ -40,7 +40,8 @@ export const PROMPT_SECONDS = 0.5;
  * Under a sustained backlog (the last window, ordinary or prompt, left keys
  * behind for want of budget) a window the loop runs leaves the drain reserve
  * unspent (types/drain.ts, drainReserve), so the close finds budget waiting,
- * and ordinary windows RECORD_ROOM more, for prompt windows.
+ * and RECORD_ROOM more for prompt windows, which keep the reserve only while
+ * records are a backlog themselves.
  */
 export class Flusher implements FlusherStage {
 	readonly Name = "Leaderboards.Flusher";
@@ -195,7 +196,8 @@ export class Flusher implements FlusherStage {
 
 	// A submit entered a board's visible top: a prompt window comes within PROMPT_SECONDS and writes
 	// such values only (within budget, as any window), so the others keep coalescing until theirs.
-	// Under a sustained backlog it keeps the drain reserve too, but not the RECORD_ROOM the others keep for it.
+	// It spends the RECORD_ROOM and the drain reserve the ordinary windows keep, unless records are a
+	// backlog themselves (the last prompt window left some behind): then it keeps the reserve.
 	private prompt() {
 		const { kernel, settings } = this.context;
 		if (settings.skipLoop || this.disarmed || this.promptWindow) return;
@@ -214,7 +216,7 @@ export class Flusher implements FlusherStage {
 		}
 		this.running = true;
 		try {
-			this.window(undefined, math.huge, true, this.backlogged());
+			this.window(undefined, math.huge, true, this.recordsLeft);
 		} finally {
 			this.running = false;
 			if (this.recordsLeft) this.prompt();
