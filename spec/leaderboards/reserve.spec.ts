@@ -26,10 +26,10 @@ function bucketBackend(memory: MemoryBackend, perMinute: number, rate: boolean):
 	};
 }
 
-// `keys` players score every second for `seconds` (more than the budget writes: a sustained
-// backlog), then the server closes; what the drain left, and the writes made while playing.
-function playAndClose(rate: boolean, keys: number, seconds: number) {
+// A Kills board on the loop (FlushSeconds 5) over a 60-a-minute bucket, with budgetRate() when `rate`.
+function loopBoards(rate: boolean, stored?: Map<string, number>) {
 	const memory = new MemoryBackend();
+	if (stored) for (const [key, value] of stored) memory.storeOf("Kills").set(key, value);
 	const { boards } = boardsWith({
 		backend: memory,
 		Backend: bucketBackend(memory, 60, rate),
@@ -37,6 +37,13 @@ function playAndClose(rate: boolean, keys: number, seconds: number) {
 		SkipLoop: false,
 		FlushSeconds: 5,
 	});
+	return { memory, boards };
+}
+
+// `keys` players score every second for `seconds` (more than the budget writes: a sustained
+// backlog), then the server closes; what the drain left, and the writes made while playing.
+function playAndClose(rate: boolean, keys: number, seconds: number) {
+	const { memory, boards } = loopBoards(rate);
 	for (let second = 1; second <= seconds; second++) {
 		for (let key = 1; key <= keys; key++) boards.submit("Kills", `p${key}`, second);
 		task.wait(1);
@@ -84,15 +91,9 @@ describe("the drain reserve", () => {
 	}, 600_000);
 
 	it("leaves prompt windows room: under the backlog a record is still written within a second", () => {
-		const memory = new MemoryBackend();
-		for (let i = 1; i <= 10; i++) memory.storeOf("Kills").set(`top${i}`, 1_000 + i);
-		const { boards } = boardsWith({
-			backend: memory,
-			Backend: bucketBackend(memory, 60, true),
-			Boards: { Kills: {} },
-			SkipLoop: false,
-			FlushSeconds: 5,
-		});
+		const stored = new Map<string, number>();
+		for (let i = 1; i <= 10; i++) stored.set(`top${i}`, 1_000 + i);
+		const { memory, boards } = loopBoards(true, stored);
 		boards.top("Kills"); // the cached page: only a value past 1,001 enters its top 10
 		for (let second = 1; second <= 90; second++) {
 			for (let key = 1; key <= 30; key++) boards.submit("Kills", `p${key}`, second);
@@ -104,14 +105,7 @@ describe("the drain reserve", () => {
 	}, 600_000);
 
 	it("is not held back from a burst: the first window after an idle spell spends all the budget allows", () => {
-		const memory = new MemoryBackend();
-		const { boards } = boardsWith({
-			backend: memory,
-			Backend: bucketBackend(memory, 60, true),
-			Boards: { Kills: {} },
-			SkipLoop: false,
-			FlushSeconds: 5,
-		});
+		const { memory, boards } = loopBoards(true);
 		for (let key = 1; key <= 40; key++) boards.submit("Kills", `p${key}`, 1);
 		task.wait(5.5);
 		// Two windows (WritesPerFlush 30, then the rest at once): 40 of the 60 the budget holds.
