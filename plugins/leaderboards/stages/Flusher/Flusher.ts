@@ -124,7 +124,10 @@ export class Flusher implements FlusherStage {
 		} finally {
 			this.running = false;
 			if (this.due()) this.arm(this.pacing.pace(summary));
-			this.promptDeferred();
+			if (this.promptAfter) {
+				this.promptAfter = false;
+				task.defer(() => this.promptNow());
+			}
 		}
 	}
 
@@ -218,15 +221,7 @@ export class Flusher implements FlusherStage {
 			this.running = false;
 			if (this.recordsLeft) this.prompt();
 			if (this.due()) this.arm(this.context.settings.FlushSeconds);
-			this.promptDeferred();
 		}
-	}
-
-	// A window ended: a prompt window that came due while it ran goes now.
-	private promptDeferred() {
-		if (!this.promptAfter) return;
-		this.promptAfter = false;
-		task.defer(() => this.promptNow());
 	}
 
 	// Starts one write on its own thread; `resolved` hears how it went (throttled: failed, refused
