@@ -15,9 +15,9 @@ const REQUEST_TYPES: Record<keyof typeof PER_USER, Enum.DataStoreRequestType> = 
 
 /**
  * The server level's default rates a minute, base + per player (the data store
- * limits page). A game that raises them with SetRateLimitForRequestType refills
- * faster than rate() says: a drain reserve sized from it is then larger than it
- * needs, never smaller.
+ * limits page); the engine does not tell a game's own (SetRateLimitForRequestType).
+ * Raised, the budget refills faster than rate() says and a drain reserve sized
+ * from it is larger than it needs; lowered, smaller (docs/shutdown.md).
  */
 const SERVER_RATES: Record<keyof typeof PER_USER, [number, number]> = {
 	Read: [60, 40],
