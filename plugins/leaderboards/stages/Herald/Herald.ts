@@ -10,7 +10,7 @@ const PENDING_LIFETIME = 600;
 const log = Logger.scope("Leaderboards");
 
 /** A server whose record got no announcement asks again this often (about the experience's next token)... */
-export const RETRY_SECONDS = 0.5;
+export const RETRY_SECONDS = 1;
 /** Records that land on a server within this long join the pending records in one update. */
 export const BATCH_SECONDS = 0.1;
 
