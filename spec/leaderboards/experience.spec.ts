@@ -142,6 +142,20 @@ describeGate("records travel on MessagingService; losing one costs freshness onl
 		for (const { kernel } of [first, second]) kernel.stop();
 	});
 
+	it("thirty records landing at once travel in one message (as many as fit in 1 kB), each shown on the other server", () => {
+		gate!.dataStore.seed("CKBoard_Kills", new Map([["1", 5]]));
+		const [first, second] = [30, 1].map((players, i) =>
+			leanBoards(gate!, i + 1, players, { Boards: { Kills: {} } }),
+		);
+		for (const { boards } of [first, second]) boards.top("Kills");
+		task.wait(2);
+		first.players.forEach((player, i) => first.boards.submit("Kills", player, 100 + i));
+		task.wait(4);
+		expect(gate!.messaging.counts().published).toBe(1);
+		expect(second.boards.top("Kills").size()).toBe(31);
+		for (const { kernel } of [first, second]) kernel.stop();
+	});
+
 	it("a lost message: the other server shows the record at its page's next refresh (CacheSeconds)", () => {
 		const [first, second] = twoServers();
 		gate!.messaging.lose(1);

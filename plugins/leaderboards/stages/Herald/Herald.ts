@@ -19,8 +19,8 @@ export const BATCH_SECONDS = 0.1;
  * visible top and landed (Leaderboard.Record) joins the experience's pending
  * records, one MemoryStore hash map item (StorePrefix .. "Records") that also
  * hands out the announcements (ANNOUNCEMENTS a minute for the experience): the
- * server granted one announces every server's pending records, newest first,
- * in one message under 1 kB on one MessagingService topic (StorePrefix ..
+ * server granted one announces every server's pending records, oldest first,
+ * as many as one message carries (1 kB) on one MessagingService topic (StorePrefix ..
  * "Records"); a server denied one checks again every RETRY_SECONDS for
  * PENDING_SECONDS (another server's announcement may carry its record
  * meanwhile). Every server, this one included, patches its cached page from
@@ -140,7 +140,7 @@ export class Herald implements HeraldStage {
 	}
 
 	private publish(records: Announced[]) {
-		const [message] = messageOf(records);
+		const message = messageOf(records);
 		const [ok, problem] = pcall(() => this.context.settings.messaging.PublishAsync(this.topic(), message));
 		if (!ok)
 			this.warnOnce("publish", `records: PublishAsync failed (${problem}); they show at each page's refresh`);

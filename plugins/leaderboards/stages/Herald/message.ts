@@ -12,20 +12,21 @@ export interface RecordsMessage {
 	r: Announced[];
 }
 
-/**
- * The message for as many of `records` as fit in MESSAGE_BYTES, newest first
- * (the rest show at the shared page's next refresh), and how many it holds.
- */
-export function messageOf(records: ReadonlyArray<Announced>): LuaTuple<[RecordsMessage, number]> {
-	const message: RecordsMessage = { v: 1, r: [] };
-	for (let i = records.size() - 1; i >= 0; i--) {
-		message.r.push(records[i]);
-		if (HttpService.JSONEncode(message).size() > MESSAGE_BYTES) {
-			message.r.pop();
-			break;
-		}
+/** How many of `records`, from the first, one message carries within MESSAGE_BYTES. */
+export function fitting(records: ReadonlyArray<Announced>): number {
+	let bytes = HttpService.JSONEncode({ v: 1, r: [] }).size();
+	for (let i = 0; i < records.size(); i++) {
+		// Each record adds its JSON and, after the first, a comma.
+		bytes += HttpService.JSONEncode(records[i]).size() + (i > 0 ? 1 : 0);
+		if (bytes > MESSAGE_BYTES) return i;
 	}
-	return $tuple(message, message.r.size());
+	return records.size();
+}
+
+/** The message for as many of `records` as fit (the rest show at the shared page's next refresh). */
+export function messageOf(records: ReadonlyArray<Announced>): RecordsMessage {
+	const count = fitting(records);
+	return { v: 1, r: records.filter((_, i) => i < count) };
 }
 
 const isRecord = (row: unknown): row is Announced => {

@@ -1,4 +1,4 @@
-import { Announced } from "./message";
+import { Announced, fitting } from "./message";
 
 /**
  * Record announcements a minute for the whole experience: a message reaches every server, and a
@@ -8,9 +8,8 @@ import { Announced } from "./message";
 export const ANNOUNCEMENTS = 75;
 /** Announcements the bucket holds at most: a burst of records spreads over seconds, not one minute's in one. */
 export const ANNOUNCEMENT_BURST = 10;
-/** Records the item keeps, and an announcement carries at most (oldest first: a message is 1 kB). */
-export const PENDING_KEPT = 40;
-export const ANNOUNCED_AT_ONCE = 16;
+/** Records the item keeps, oldest dropped first (about 40 bytes each; an announcement carries what fits in 1 kB). */
+export const PENDING_KEPT = 100;
 /** Seconds a record waits to be announced; an older one shows at its page's next refresh instead. */
 export const PENDING_SECONDS = 10;
 
@@ -37,10 +36,15 @@ export function pendingOf(value: unknown, at: number): PendingItem {
 		: { records: [], next: 1, announced: 0, tokens: ANNOUNCEMENT_BURST, tokensAt: at };
 }
 
-/** The item with one more record: those announced, and those past PENDING_SECONDS or PENDING_KEPT, dropped. */
+/**
+ * The item with one more record, which replaces the key's older one on its board; those announced,
+ * and those past PENDING_SECONDS or PENDING_KEPT, dropped.
+ */
 export function withRecord(item: PendingItem, record: Announced, at: number): PendingItem {
+	const [board, period, key] = record;
 	const records = item.records.filter(
-		([, number, landed]) => number > item.announced && at - landed <= PENDING_SECONDS,
+		([[b, p, k], number, landed]) =>
+			number > item.announced && at - landed <= PENDING_SECONDS && !(k === key && b === board && p === period),
 	);
 	records.push([record, item.next, at]);
 	while (records.size() > PENDING_KEPT) records.remove(0);
@@ -53,16 +57,19 @@ export function carried(item: PendingItem, number: number): boolean {
 }
 
 /**
- * The records an announcement carries now (every server's not yet announced, the oldest
- * ANNOUNCED_AT_ONCE), when the experience's bucket holds a token, and the item with it spent; else
- * undefined and the item.
+ * The records an announcement carries now (every server's not yet announced, the oldest first, as
+ * many as fit in one message), when the experience's bucket holds a token, and the item with it
+ * spent; else undefined and the item.
  */
 export function announcement(item: PendingItem, at: number): LuaTuple<[PendingItem, Announced[]?]> {
 	const waiting = item.records.filter(([, number]) => number > item.announced);
 	const refill = (math.max(0, at - item.tokensAt) * ANNOUNCEMENTS) / 60;
 	const tokens = math.min(ANNOUNCEMENT_BURST, item.tokens + refill);
 	if (waiting.isEmpty() || tokens < 1) return $tuple(item);
-	const sent = waiting.filter((_, i) => i < ANNOUNCED_AT_ONCE);
+	const carrying = fitting(waiting.map(([record]) => record));
+	// A record alone over 1 kB (names that long) is never announced: it shows at its page's refresh.
+	if (carrying === 0) return $tuple({ ...item, announced: waiting[0][1] });
+	const sent = waiting.filter((_, i) => i < carrying);
 	const announced = sent[sent.size() - 1][1];
 	return $tuple(
 		{ ...item, tokens: tokens - 1, tokensAt: at, announced },

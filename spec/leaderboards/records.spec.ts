@@ -1,0 +1,79 @@
+import { describe, expect, it } from "@rbxts/jest-globals";
+import { HttpService } from "@rbxts/services";
+import { MESSAGE_BYTES, messageOf } from "../../plugins/leaderboards/stages/Herald/message";
+import {
+	ANNOUNCEMENT_BURST,
+	PENDING_KEPT,
+	PENDING_SECONDS,
+	PendingItem,
+	announcement,
+	carried,
+	pendingOf,
+	withRecord,
+} from "../../plugins/leaderboards/stages/Herald/pending";
+
+// The experience's pending records (one MemoryStore hash map item) and the announcements it hands
+// out: what joins, what an announcement carries, what is dropped.
+
+const fresh = (): PendingItem => pendingOf(undefined, 0);
+const keysOf = (item: PendingItem) => item.records.map(([[, , key, value]]) => `${key}=${value}`);
+
+describe("pending records", () => {
+	it("a key's newer record replaces its older one on the same board and period, not on another", () => {
+		let item = fresh();
+		item = withRecord(item, ["Kills", "", "a", 5], 0);
+		item = withRecord(item, ["Kills", "d1", "a", 6], 0);
+		item = withRecord(item, ["Kills", "", "b", 7], 0);
+		item = withRecord(item, ["Kills", "", "a", 9], 1);
+		expect(keysOf(item)).toEqual(["a=6", "b=7", "a=9"]);
+		expect(item.next).toBe(5);
+	});
+
+	it("records past PENDING_SECONDS or PENDING_KEPT are dropped, oldest first", () => {
+		let item = withRecord(fresh(), ["Kills", "", "old", 1], 0);
+		item = withRecord(item, ["Kills", "", "new", 2], PENDING_SECONDS + 1);
+		expect(keysOf(item)).toEqual(["new=2"]);
+		for (let i = 1; i <= PENDING_KEPT + 5; i++) item = withRecord(item, ["Kills", "", `k${i}`, i], 20);
+		expect(item.records.size()).toBe(PENDING_KEPT);
+		expect(keysOf(item)[0]).toBe("k6=6");
+	});
+
+	it("an announcement carries the oldest waiting records that fit in one message, and spends a token", () => {
+		let item = fresh();
+		for (let i = 1; i <= 60; i++) item = withRecord(item, ["Kills", "", `${4_000_000_000 + i}`, 1_000_000 + i], 0);
+		const [after, records] = announcement(item, 0);
+		const carriedCount = records!.size();
+		expect(carriedCount > 16).toBe(true);
+		expect(carriedCount < 60).toBe(true);
+		expect(records![0][2]).toBe("4000000001");
+		expect(HttpService.JSONEncode(messageOf(records!)).size() <= MESSAGE_BYTES).toBe(true);
+		expect(messageOf(records!).r.size()).toBe(carriedCount);
+		expect(after.tokens).toBe(ANNOUNCEMENT_BURST - 1);
+		expect(carried(after, carriedCount)).toBe(true);
+		expect(carried(after, carriedCount + 1)).toBe(false);
+		// The next announcement carries on from there.
+		const [, rest] = announcement(after, 0);
+		expect(rest![0][2]).toBe(`${4_000_000_000 + carriedCount + 1}`);
+	});
+
+	it("no token, no announcement; the bucket refills at ANNOUNCEMENTS a minute", () => {
+		let item = withRecord(fresh(), ["Kills", "", "a", 1], 0);
+		item = { ...item, tokens: 0, tokensAt: 0 };
+		const [same, none] = announcement(item, 0.5);
+		expect(none).toBeUndefined();
+		expect(same).toBe(item);
+		const [, some] = announcement(item, 1);
+		expect(some).toEqual([["Kills", "", "a", 1]]);
+	});
+
+	it("a record alone over 1 kB is passed over without a message or a token", () => {
+		const long = string.rep("x", MESSAGE_BYTES);
+		let item = withRecord(fresh(), ["Kills", "", long, 1], 0);
+		item = withRecord(item, ["Kills", "", "b", 2], 0);
+		const [after, none] = announcement(item, 0);
+		expect(none).toBeUndefined();
+		expect(after.tokens).toBe(ANNOUNCEMENT_BURST);
+		const [, following] = announcement(after, 0);
+		expect(following).toEqual([["Kills", "", "b", 2]]);
+	});
+});
