@@ -487,4 +487,32 @@ describe("prompt windows", () => {
 		expect(starts[recordStart]).toBeLessThan(7.1);
 		boards.destroy();
 	});
+
+	it("a record flagged while a window still has keys to write takes that window's next write", () => {
+		const backend = new MemoryBackend();
+		for (let i = 1; i <= 10; i++) backend.storeOf("Kills").set(`top${i}`, 100 + i);
+		backend.writeSeconds = 1;
+		const { boards } = boardsWith({
+			backend,
+			Boards: { Kills: {} },
+			SkipLoop: false,
+			FlushSeconds: 5,
+			WritesInFlight: 2,
+		});
+		boards.top("Kills");
+		const started = os.clock();
+		const starts = new Array<number>();
+		backend.duringWrite = () => starts.push(os.clock() - started);
+		for (const key of ["b", "c", "d", "e", "f", "g"]) boards.submit("Kills", key, 1);
+		// The ordinary window begins at 5 s, two writes at a time of 1 s each: it ends at 8 s.
+		task.delay(5.2, () => boards.submit("Kills", "a", 1_000));
+		// The key it displaced goes in the next window.
+		task.wait(15);
+		const [recordStart] = backend.writes.filter((w) => w.key === "a").map((w) => backend.writes.indexOf(w));
+		expect(starts[recordStart]).toBeGreaterThanOrEqual(6);
+		expect(starts[recordStart]).toBeLessThan(6.1);
+		expect(backend.get("Kills", "a")).toBe(1_000);
+		for (const key of ["b", "c", "d", "e", "f", "g"]) expect(backend.get("Kills", key)).toBe(1);
+		boards.destroy();
+	});
 });

@@ -60,9 +60,12 @@ export class Walk {
 		return undefined;
 	}
 
+	// A value that entered the visible top goes first in any window: one flagged while a window runs
+	// takes that window's next write on its board instead of waiting for the window to end.
 	private take(board: string): PendingWrite | undefined {
 		const queue = this.context.stages.Queue;
-		return this.records ? queue.takeRecord?.(board) : queue.take(board);
+		if (this.records) return queue.takeRecord?.(board);
+		return queue.takeRecord?.(board) ?? queue.take(board);
 	}
 
 	/** Keys left behind that the window had no budget for. */

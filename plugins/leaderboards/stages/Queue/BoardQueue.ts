@@ -146,8 +146,11 @@ export class BoardQueue {
 			this.count -= 1;
 			return this.checkout(slot);
 		}
-		this.records = [];
-		this.recordHead = 0;
+		// Every ordinary take asks first: the list is renewed only when it held something.
+		if (this.recordHead > 0) {
+			this.records = [];
+			this.recordHead = 0;
+		}
 		return undefined;
 	}
 
