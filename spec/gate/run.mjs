@@ -31,6 +31,7 @@ import { parse, usage } from "./command.mjs";
 import { createFront } from "./front.mjs";
 import { SUMMARY, exactly, specFiles } from "./specfiles.mjs";
 import { raiseHeap } from "./heap.mjs";
+import { filterStdout } from "./stdout.mjs";
 
 // The wall clock, for the gate's own timing and gate.wallClock(). The Luau VM gets a clock of
 // its own (deterministicClock below), so its collector paces the same way on every run.
@@ -299,6 +300,22 @@ function selfCheck() {
 		process.exit(1);
 	}
 	process.stdout.write("gate self-check: a finished spec file's sandbox is reclaimed (4 files)\n");
+	// luau-web's debug text on C's stdout (stdout.mjs) must not be kept: 1e6 getmetatable calls kept 185 MB.
+	const quiet = spawnSync(
+		process.execPath,
+		["--expose-gc", join(gateDir, "fixtures", "stdout", "getmetatable.mjs")],
+		{ cwd: projectDir, encoding: "utf8" },
+	);
+	const heapUsed = Number.parseFloat(quiet.stdout);
+	if (quiet.status !== 0 || !(heapUsed < 50)) {
+		process.stdout.write(
+			`gate self-check: luau-web's stdout kept ${quiet.stdout.trim()} MB after 1e6 getmetatable calls\n${quiet.stderr}\n0 passed, 1 failed\n`,
+		);
+		process.exit(1);
+	}
+	process.stdout.write(
+		`gate self-check: luau-web's debug text is dropped (${heapUsed} MB kept after 1e6 getmetatable calls)\n`,
+	);
 }
 
 // Runs the files over `count` child processes (files dealt round-robin, each
@@ -356,6 +373,7 @@ async function main() {
 	}
 	if (options.mode === "main" && options.args.includes("--json")) npmBannerNote();
 	raiseHeap(options.heap);
+	filterStdout();
 	deterministicClock();
 	({ LuauState, InternalLuauWasmModule: LuauModule } = await import("luau-web"));
 	const traces = traceMapper();
