@@ -57,6 +57,11 @@ const VISIBLE = 10;
 const TOOL = "universes/1/ordered-data-stores/Tool/scopes/global/entries";
 /** Freshness counts records from the second minute: the first fills every board's top from nothing. */
 const WARMUP = 60;
+/**
+ * ...until SETTLE seconds before play ends (a record has that long to be seen). One still unseen
+ * when play ends counts at its age then (at least SETTLE), not after every server's close drain.
+ */
+const SETTLE = 10;
 
 type Plugin = {
 	attach: (kernel: Kernel, options: LeaderboardOptions<string>) => Leaderboards<string>;
@@ -132,7 +137,12 @@ export class ExperienceRun {
 		const measured = gate.now();
 		task.wait(size.minutes * 60 - WARMUP);
 		this.playing = false;
-		const minutes = (gate.now() - started) / 60;
+		const ended = gate.now();
+		for (const running of this.servers) {
+			for (const [, [, at]] of running.unseen) this.sightings.push(ended - at);
+			running.unseen.clear();
+		}
+		const minutes = (ended - started) / 60;
 		const memoryUnits = gate.memoryStore.units() - units;
 		const quota = (gate.memoryStore.quota().requestUnits * (gate.now() - measured)) / 60;
 		for (const running of this.servers) {
@@ -152,8 +162,6 @@ export class ExperienceRun {
 		const stored = gate.dataStore.snapshot("CKBoard_Kills");
 		let missing = 0;
 		for (const [key, value] of this.best) if ((stored.get(key) ?? -1) < value) missing += 1;
-		for (const running of this.servers)
-			for (const [, [, at]] of running.unseen) this.sightings.push(gate.now() - at);
 		this.sightings.sort((a, b) => a < b);
 		const p99 = this.sightings[math.max(0, math.ceil(0.99 * this.sightings.size()) - 1)] ?? 0;
 		const counts = gate.messaging.counts();
@@ -255,7 +263,7 @@ export class ExperienceRun {
 		this.best.set(key, kills);
 		if (!this.top.enters(key, kills)) return;
 		const at = this.gate.now();
-		if (at - this.started < WARMUP) return;
+		if (at - this.started < WARMUP || this.size.minutes * 60 - (at - this.started) < SETTLE) return;
 		for (const other of this.servers) if (other !== running) other.unseen.set(key, [kills, at]);
 	}
 
@@ -310,6 +318,7 @@ export function heldGoals(f: ExperienceFigures): boolean {
 		f.around.answered >= 0.9 * f.around.calls &&
 		f.friends.answered === f.friends.calls &&
 		f.topListsPerMinute <= f.listGoalPerMinute &&
+		f.sightings > 0 &&
 		f.freshnessP99 <= 5 &&
 		f.memoryShare <= 0.1 &&
 		f.messagesRefused === 0
@@ -324,7 +333,7 @@ function cell(f: ExperienceFigures): string {
 		`${count(f.throttled)} throttled (${count(f.experienceThrottled)} at the experience), ` +
 		`${count(f.missing)}/${count(f.bests)} bests missing, around() ${percent(f.around.answered, f.around.calls)} ` +
 		`and friends() ${percent(f.friends.answered, f.friends.calls)} answered, ` +
-		`${decimal(f.topListsPerMinute, 1)} top-page lists a minute, records seen in ${decimal(f.freshnessP99, 1)} s (p99), ` +
+		`${decimal(f.topListsPerMinute, 1)} top-page lists a minute, records seen in ${decimal(f.freshnessP99, 1)} s (p99 of ${count(f.sightings)}), ` +
 		`MemoryStore ${percent(f.memoryShare, 1)} of the quota, ${counted(f.published, "message")} (${count(f.messagesRefused)} refused)`
 	);
 }
