@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@rbxts/jest-globals";
 import { HttpService } from "@rbxts/services";
-import { MESSAGE_BYTES, messageOf } from "../../plugins/leaderboards/stages/Herald/message";
+import { MESSAGE_BYTES, messageOf, recordsOf } from "../../plugins/leaderboards/stages/Herald/message";
 import {
 	ANNOUNCEMENT_BURST,
 	PENDING_KEPT,
@@ -47,7 +47,7 @@ describe("pending records", () => {
 		expect(carriedCount < 60).toBe(true);
 		expect(records![0][2]).toBe("4000000001");
 		expect(HttpService.JSONEncode(messageOf(records!)).size() <= MESSAGE_BYTES).toBe(true);
-		expect(messageOf(records!).r.size()).toBe(carriedCount);
+		expect(recordsOf(messageOf(records!))).toEqual(records);
 		expect(after.tokens).toBe(ANNOUNCEMENT_BURST - 1);
 		expect(carried(after, carriedCount)).toBe(true);
 		expect(carried(after, carriedCount + 1)).toBe(false);
@@ -75,5 +75,62 @@ describe("pending records", () => {
 		expect(after.tokens).toBe(ANNOUNCEMENT_BURST);
 		const [, following] = announcement(after, 0);
 		expect(following).toEqual([["Kills", "", "b", 2]]);
+	});
+});
+
+describe("records messages", () => {
+	it("group records by board and period, in their order within each, and read back whole", () => {
+		const records: Array<[string, string, string, number]> = [
+			["Kills", "", "a", 1],
+			["Daily", "20431", "b", 2],
+			["Kills", "", "c", 3],
+		];
+		const message = messageOf(records);
+		expect(message).toEqual({
+			v: 2,
+			b: [
+				["Kills", "", "a", 1, "c", 3],
+				["Daily", "20431", "b", 2],
+			],
+		});
+		expect(recordsOf(HttpService.JSONDecode(HttpService.JSONEncode(message)))).toEqual([
+			["Kills", "", "a", 1],
+			["Kills", "", "c", 3],
+			["Daily", "20431", "b", 2],
+		]);
+	});
+
+	it("fill 1 kB exactly as the encoded message measures", () => {
+		const records = new Array<[string, string, string, number]>();
+		for (let i = 1; i <= 200; i++)
+			records.push([i % 3 === 0 ? "Kills" : "Coins", "", `${4_000_000_000 + i}`, i * 7]);
+		// The first n records as a message, grouped by hand (Coins comes first).
+		const grouped = (n: number) => {
+			const coins: Array<string | number> = ["Coins", ""];
+			const kills: Array<string | number> = ["Kills", ""];
+			for (let i = 0; i < n; i++) (records[i][0] === "Coins" ? coins : kills).push(records[i][2], records[i][3]);
+			return { v: 2, b: [coins, kills] };
+		};
+		const message = messageOf(records);
+		const carried = recordsOf(message)!.size();
+		expect(carried > 40).toBe(true);
+		expect(HttpService.JSONEncode(message)).toBe(HttpService.JSONEncode(grouped(carried)));
+		expect(HttpService.JSONEncode(message).size() <= MESSAGE_BYTES).toBe(true);
+		expect(HttpService.JSONEncode(grouped(carried + 1)).size() > MESSAGE_BYTES).toBe(true);
+	});
+
+	it("a server still sending version 1 is heard; anything else malformed is not a records message", () => {
+		expect(recordsOf({ v: 1, r: [["Kills", "", "7", 42]] })).toEqual([["Kills", "", "7", 42]]);
+		for (const junk of [
+			"junk",
+			{ v: 3, b: [] },
+			{ v: 2, b: [["Kills", "", "7"]] },
+			{ v: 2, b: [["Kills", "", 7, 42]] },
+			{ v: 2, b: [["Kills", "", "7", "lots"]] },
+			{ v: 2, b: [[1, "", "7", 42]] },
+			{ v: 2, b: ["Kills"] },
+			{ v: 1, r: [["Kills", "", "8", "lots"]] },
+		])
+			expect(recordsOf(junk)).toBeUndefined();
 	});
 });
