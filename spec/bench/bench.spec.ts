@@ -46,6 +46,12 @@ describeGate("the benchmarks at tiny sizes", () => {
 		60 * 60 * 1000,
 	);
 
+	it("runs the thousand-server experience only alone (--only thousand), at its tiny size", () => {
+		const rows = measure(true, undefined, "thousand");
+		expect(rows.map((row) => row.name.match("^An experience: ([%d,]+) servers")[0])).toEqual(["20"]);
+		expect(measure(true, undefined, "experiences").map((row) => row.name)).never.toContain(rows[0].name);
+	}, 600_000);
+
 	it("measures at a published game's request latency: the realistic profile", () => {
 		drainRow(gate!, { keys: 20, players: 2 });
 		const profile = gate!.latency.profile().name;
