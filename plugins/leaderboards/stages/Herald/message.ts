@@ -42,10 +42,11 @@ export function messageOf(records: ReadonlyArray<Announced>): RecordsMessage {
 	const groups = new Map<string, Array<string | number>>();
 	for (let i = 0; i < count; i++) {
 		const [board, period, key, value] = records[i];
-		let group = groups.get(`${board}\0${period}`);
+		const id = `${board}\0${period}`;
+		let group = groups.get(id);
 		if (!group) {
 			group = [board, period];
-			groups.set(`${board}\0${period}`, group);
+			groups.set(id, group);
 			message.b.push(group);
 		}
 		group.push(key, value);
