@@ -60,6 +60,18 @@ describeGate("the experience-level data store limits", () => {
 		for (const server of servers) server.close();
 	});
 
+	it("grow their budget at once when users join: a thousand servers starting together get the minute their players allow", () => {
+		const store = DataStoreService.GetOrderedDataStore("Rise");
+		store.GetAsync("a"); // the bucket exists now, at 300 a minute
+		expect(gate!.dataStore.experienceBudget("OrderedRead")).toBe(299);
+		const servers = onePlayerServers(10);
+		// 300 + 40 x 10: the rise of 400 is there to spend at once, not over the next minute.
+		expect(gate!.dataStore.experienceBudget("OrderedRead")).toBe(699);
+		for (const server of servers) server.close();
+		// A fall takes back what the lower limit no longer holds.
+		expect(gate!.dataStore.experienceBudget("OrderedRead")).toBe(300);
+	});
+
 	it("100 one-player servers each spending its full server-level read budget are throttled by the experience: OrderedReadExperienceThrottled", () => {
 		const servers = onePlayerServers(100);
 		// Server level: 60 + 40 x 1 each and a startup burst of 60, 16,000 in all; the experience:
