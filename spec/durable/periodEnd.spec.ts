@@ -112,8 +112,9 @@ describeGate("boards:onPeriodEnd(board, handler)", () => {
 			expect(second.server).never.toBe(first.server);
 			expect(second.info.IdempotencyKey).toBe(first.info.IdempotencyKey);
 			expect(second.info.Attempt).toBe(2);
-			// Replaced only after the lease (60 s, renewed every 20 s) ran out.
-			expect(second.at - first.at).toBeGreaterThan(60);
+			// Replaced only after the lease (60 s, renewed every 20 s) ran out: it was taken a request
+			// before the first handler began, so the second may begin a little under 60 s after it.
+			expect(second.at - first.at).toBeGreaterThan(55);
 			expect(
 				waitFor(() => {
 					const record = gate!.dataStore.standard

@@ -156,6 +156,21 @@ describeGate("records travel on MessagingService; losing one costs freshness onl
 		for (const { kernel } of [first, second]) kernel.stop();
 	});
 
+	it("thirty servers' records landing in the same instant reach every server within seconds, with no poll of the Records item", () => {
+		gate!.dataStore.seed("CKBoard_Kills", new Map([["1", 5]]));
+		const running = new Array<ReturnType<typeof leanBoards>>();
+		for (let i = 1; i <= 30; i++) running.push(leanBoards(gate!, i, 1, { Boards: { Kills: {} } }));
+		for (const { boards } of running) boards.top("Kills");
+		task.wait(2);
+		const reads = gate!.memoryStore.calls("GetAsync");
+		for (const { boards, players } of running) boards.submit("Kills", players[0], 100 + players[0].UserId);
+		task.wait(5);
+		for (const { boards } of running) expect(boards.top("Kills").size()).toBe(31);
+		// Pages are fresh, so no server read a shared item: the records went without anyone polling.
+		expect(gate!.memoryStore.calls("GetAsync")).toBe(reads);
+		for (const { kernel } of running) kernel.stop();
+	});
+
 	it("a lost message: the other server shows the record at its page's next refresh (CacheSeconds)", () => {
 		const [first, second] = twoServers();
 		gate!.messaging.lose(1);

@@ -2,12 +2,15 @@ import { describe, expect, it } from "@rbxts/jest-globals";
 import { HttpService } from "@rbxts/services";
 import { MESSAGE_BYTES, messageOf, recordsOf } from "../../plugins/leaderboards/stages/Herald/message";
 import {
+	ANNOUNCEMENTS,
 	ANNOUNCEMENT_BURST,
+	ASK_MARGIN,
+	ASK_SOONEST,
 	PENDING_KEPT,
 	PENDING_SECONDS,
 	PendingItem,
 	announcement,
-	carried,
+	asking,
 	pendingOf,
 	withRecord,
 } from "../../plugins/leaderboards/stages/Herald/pending";
@@ -49,8 +52,7 @@ describe("pending records", () => {
 		expect(HttpService.JSONEncode(messageOf(records!)).size() <= MESSAGE_BYTES).toBe(true);
 		expect(recordsOf(messageOf(records!))).toEqual(records);
 		expect(after.tokens).toBe(ANNOUNCEMENT_BURST - 1);
-		expect(carried(after, carriedCount)).toBe(true);
-		expect(carried(after, carriedCount + 1)).toBe(false);
+		expect(after.announced).toBe(carriedCount);
 		// The next announcement carries on from there.
 		const [, rest] = announcement(after, 0);
 		expect(rest![0][2]).toBe(`${4_000_000_000 + carriedCount + 1}`);
@@ -132,5 +134,60 @@ describe("records messages", () => {
 			{ v: 1, r: [["Kills", "", "8", "lots"]] },
 		])
 			expect(recordsOf(junk)).toBeUndefined();
+	});
+
+	it("a record past PENDING_SECONDS is not announced, even when no record landed since", () => {
+		const item = withRecord(fresh(), ["Kills", "", "a", 1], 0);
+		const [same, none] = announcement(item, PENDING_SECONDS + 0.5);
+		expect(none).toBeUndefined();
+		expect(same).toBe(item);
+	});
+});
+
+describe("the asker: one server asks for the next announcement while records wait", () => {
+	// Records waiting and the bucket empty at 0: the next token comes 60 / ANNOUNCEMENTS s later.
+	const waitingItem = () => ({ ...withRecord(fresh(), ["Kills", "", "a", 1], 0), tokens: 0, tokensAt: 0 });
+
+	it("the first server takes the lease and asks at the bucket's next token", () => {
+		const [item, seconds] = asking(waitingItem(), "A", 0);
+		expect(seconds).toBe(60 / ANNOUNCEMENTS);
+		expect(item.asker).toEqual(["A", 60 / ANNOUNCEMENTS + ASK_MARGIN]);
+	});
+
+	it("another server leaves the item as it is while that lease runs, and takes it once it ran out", () => {
+		const [leased] = asking(waitingItem(), "A", 0);
+		const [same, none] = asking(leased, "B", 1);
+		expect(none).toBeUndefined();
+		expect(same).toBe(leased);
+		const late = 60 / ANNOUNCEMENTS + ASK_MARGIN + 0.5;
+		const [taken, seconds] = asking(leased, "B", late);
+		expect(taken.asker![0]).toBe("B");
+		expect(seconds).toBe(ASK_SOONEST); // a token is there by then
+	});
+
+	it("the asker renews its lease while records wait, and gives it up once none does", () => {
+		const [leased] = asking(waitingItem(), "A", 0);
+		const [renewed, again] = asking(leased, "A", 0.5);
+		expect(again! < 60 / ANNOUNCEMENTS).toBe(true); // the token is nearer now
+		expect(renewed.asker).toEqual(["A", 0.5 + again! + ASK_MARGIN]);
+		const [announced, records] = announcement(renewed, 1);
+		expect(records).toEqual([["Kills", "", "a", 1]]);
+		const [released, none] = asking(announced, "A", 1);
+		expect(none).toBeUndefined();
+		expect(released.asker).toBeUndefined();
+	});
+
+	it("nothing waiting, no lease and nothing written", () => {
+		const item = fresh();
+		const [same, none] = asking(item, "A", 0);
+		expect(none).toBeUndefined();
+		expect(same).toBe(item);
+	});
+
+	it("records past PENDING_SECONDS no longer keep an asker", () => {
+		const [leased] = asking(waitingItem(), "A", 0);
+		const [released, none] = asking(leased, "A", PENDING_SECONDS + 1);
+		expect(none).toBeUndefined();
+		expect(released.asker).toBeUndefined();
 	});
 });

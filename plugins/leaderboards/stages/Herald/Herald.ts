@@ -1,7 +1,8 @@
+import { HttpService } from "@rbxts/services";
 import { Logger } from "../../../../kernel";
-import { HeraldStage, StageContext, Topics, experienceTime } from "../../types";
+import { HeraldStage, StageContext, Topics, experienceTime, isUpdateConflict } from "../../types";
 import { Announced, messageOf, recordsOf } from "./message";
-import { PENDING_SECONDS, PendingItem, announcement, carried, pendingOf, withRecord } from "./pending";
+import { PendingItem, announcement, asking, pendingOf, withRecord } from "./pending";
 
 /** The pending records' key in the hash map, and how long the item outlives its last update. */
 const PENDING = "pending";
@@ -9,10 +10,14 @@ const PENDING_LIFETIME = 600;
 
 const log = Logger.scope("Leaderboards");
 
-/** A server whose record got no announcement asks again this often (about the experience's next token)... */
-export const RETRY_SECONDS = 1;
 /** Records that land on a server within this long join the pending records in one update. */
 export const BATCH_SECONDS = 0.1;
+/**
+ * An update that kept meeting other servers' (UpdateConflict: many records landing at once) tries
+ * again after a wait drawn below this, so the servers spread out, UPDATE_TRIES times in all.
+ */
+export const CONFLICT_SECONDS = 0.5;
+export const UPDATE_TRIES = 5;
 
 /**
  * Records seen everywhere within seconds. A value that entered a board's
@@ -21,10 +26,11 @@ export const BATCH_SECONDS = 0.1;
  * hands out the announcements (ANNOUNCEMENTS a minute for the experience): the
  * server granted one announces every server's pending records, oldest first,
  * as many as one message carries (1 kB) on one MessagingService topic (StorePrefix ..
- * "Records"); a server denied one checks again every RETRY_SECONDS for
- * PENDING_SECONDS (another server's announcement may carry its record
- * meanwhile). Every server, this one included, patches its cached page from
- * the message at once (Reader.patch), without a read.
+ * "Records"). While records wait, one server (a lease in the item, taken by a
+ * server a record landed on when no other holds it) asks again at the bucket's
+ * next token, so a thousand servers never poll the item; records wait at most
+ * PENDING_SECONDS. Every server, this one included, patches its cached page
+ * from the message at once (Reader.patch), without a read.
  *
  * Delivery is best effort: a lost message costs freshness only (every page
  * refreshes within CacheSeconds). A message that is not a records message is
@@ -36,9 +42,11 @@ export class Herald implements HeraldStage {
 	private connection?: RBXScriptConnection;
 	private stopped = false;
 	private readonly warned = new Set<string>();
-	// This server waits for its records to be announced (one waiter for all of them), up to its newest's number.
-	private waiting = false;
-	private waitingFor = -math.huge;
+	private readonly id = HttpService.GenerateGUID(false);
+	private readonly random = new Random();
+	// When this server, holding the asker's lease, asks for the next announcement (one loop asks).
+	private askAt?: number;
+	private asking = false;
 	// Records landed here in the last BATCH_SECONDS, to join the pending ones in one update.
 	private landing = new Array<Announced>();
 	private map?: MemoryStoreHashMap;
@@ -84,59 +92,63 @@ export class Herald implements HeraldStage {
 		task.wait(BATCH_SECONDS);
 		const batch = this.landing;
 		this.landing = [];
-		const at = experienceTime();
-		let number = 0;
-		const records = this.update(at, (item) => {
+		this.update((item, at) => {
 			let joined = item;
 			for (const each of batch) joined = withRecord(joined, each, at);
-			number = joined.next - 1;
 			return joined;
 		});
-		if (records) this.publish(records);
-		else if (number > 0) this.askAgain(number);
 	}
 
-	// No announcement now: check again while another server's may not have carried this server's records.
-	private askAgain(number: number) {
-		this.waitingFor = math.max(this.waitingFor, number);
-		if (this.waiting) return;
-		this.waiting = true;
+	// This server holds the asker's lease: ask again in `seconds`, in the one loop that asks.
+	private askIn(seconds: number) {
+		this.askAt = experienceTime() + seconds;
+		if (this.asking) return;
+		this.asking = true;
 		task.spawn(() => {
-			for (let waited = 0; waited < PENDING_SECONDS && !this.stopped; waited += RETRY_SECONDS) {
-				task.wait(RETRY_SECONDS);
-				const at = experienceTime();
-				// A read (one unit) first: nothing to do when an announcement carried them.
-				const [ok, value] = pcall(() => this.pendingMap().GetAsync(PENDING));
-				if (!ok || carried(pendingOf(value, at), this.waitingFor)) break;
-				const records = this.update(at, (item) => item);
-				if (records) {
-					this.publish(records);
-					break;
+			while (this.askAt !== undefined && !this.stopped) {
+				const wait = this.askAt - experienceTime();
+				if (wait > 0) {
+					task.wait(wait);
+					continue;
 				}
+				this.askAt = undefined;
+				this.update((item) => item);
 			}
-			this.waiting = false;
+			this.asking = false;
 		});
 	}
 
-	// One UpdateAsync of the pending records: `change`, then an announcement when a token is left.
-	private update(at: number, change: (item: PendingItem) => PendingItem): Announced[] | undefined {
+	// One UpdateAsync of the pending records: `change`, an announcement when a token is left (published),
+	// and the asker's lease while records wait (this server asks again when it holds it).
+	private update(change: (item: PendingItem, at: number) => PendingItem) {
 		let announcing: Announced[] | undefined;
-		const [ok, problem] = pcall(() =>
-			this.pendingMap().UpdateAsync(
-				PENDING,
-				(old: unknown) => {
-					const item = pendingOf(old, at);
-					const changed = change(item);
-					const [after, records] = announcement(changed, at);
-					announcing = records;
-					return changed === item && records === undefined ? undefined : after;
-				},
-				PENDING_LIFETIME,
-			),
-		);
-		if (!ok)
-			this.warnOnce("pending", `records: MemoryStore failed (${problem}); records show at each page's refresh`);
-		return ok ? announcing : undefined;
+		let asks: number | undefined;
+		for (let tries = 1; ; tries++) {
+			const at = experienceTime();
+			const [ok, problem] = pcall(() =>
+				this.pendingMap().UpdateAsync(
+					PENDING,
+					(old: unknown) => {
+						const item = pendingOf(old, at);
+						const [announced, records] = announcement(change(item, at), at);
+						const [after, seconds] = asking(announced, this.id, at);
+						announcing = records;
+						asks = seconds;
+						return after === item ? undefined : after;
+					},
+					PENDING_LIFETIME,
+				),
+			);
+			if (ok) break;
+			if (!isUpdateConflict(problem) || tries >= UPDATE_TRIES || this.stopped)
+				return this.warnOnce(
+					"pending",
+					`records: MemoryStore failed (${problem}); records show at each page's refresh`,
+				);
+			task.wait(this.random.NextNumber(0, CONFLICT_SECONDS));
+		}
+		if (announcing) this.publish(announcing);
+		if (asks !== undefined) this.askIn(asks);
 	}
 
 	private publish(records: Announced[]) {

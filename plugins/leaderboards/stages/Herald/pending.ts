@@ -1,3 +1,4 @@
+import { heldElsewhere } from "../../types";
 import { Announced, fitting } from "./message";
 
 /**
@@ -12,6 +13,10 @@ export const ANNOUNCEMENT_BURST = 10;
 export const PENDING_KEPT = 100;
 /** Seconds a record waits to be announced; an older one shows at its page's next refresh instead. */
 export const PENDING_SECONDS = 10;
+/** Seconds an asker's lease outlives its next ask: one that died is replaced by the next server a record lands on. */
+export const ASK_MARGIN = 2;
+/** The soonest an asker asks again (records past one message's worth, a token left). */
+export const ASK_SOONEST = 0.1;
 
 /**
  * The experience's records not yet announced, as one hash map item holds them (JSON-able): every
@@ -25,6 +30,8 @@ export interface PendingItem {
 	announced: number;
 	tokens: number;
 	tokensAt: number;
+	/** The one server that asks for the next announcement while records wait: [server id, lease end]. */
+	asker?: [string, number];
 }
 
 /** The item read back; a new one when there is none (or junk). */
@@ -42,18 +49,21 @@ export function pendingOf(value: unknown, at: number): PendingItem {
  */
 export function withRecord(item: PendingItem, record: Announced, at: number): PendingItem {
 	const [board, period, key] = record;
-	const records = item.records.filter(
-		([[b, p, k], number, landed]) =>
-			number > item.announced && at - landed <= PENDING_SECONDS && !(k === key && b === board && p === period),
-	);
+	const records = waiting(item, at).filter(([[b, p, k]]) => !(k === key && b === board && p === period));
 	records.push([record, item.next, at]);
 	while (records.size() > PENDING_KEPT) records.remove(0);
 	return { ...item, records, next: item.next + 1 };
 }
 
-/** Whether the item's announcements have carried every record up to `number`. */
-export function carried(item: PendingItem, number: number): boolean {
-	return item.announced >= number;
+// The records no announcement carried yet and not past PENDING_SECONDS, oldest first.
+function waiting(item: PendingItem, at: number): PendingItem["records"] {
+	return item.records.filter(([, number, landed]) => number > item.announced && at - landed <= PENDING_SECONDS);
+}
+
+// The announcements' bucket at `at`.
+function tokensAt(item: PendingItem, at: number): number {
+	const refill = (math.max(0, at - item.tokensAt) * ANNOUNCEMENTS) / 60;
+	return math.min(ANNOUNCEMENT_BURST, item.tokens + refill);
 }
 
 /**
@@ -62,17 +72,29 @@ export function carried(item: PendingItem, number: number): boolean {
  * spent; else undefined and the item.
  */
 export function announcement(item: PendingItem, at: number): LuaTuple<[PendingItem, Announced[]?]> {
-	const waiting = item.records.filter(([, number]) => number > item.announced);
-	const refill = (math.max(0, at - item.tokensAt) * ANNOUNCEMENTS) / 60;
-	const tokens = math.min(ANNOUNCEMENT_BURST, item.tokens + refill);
-	if (waiting.isEmpty() || tokens < 1) return $tuple(item);
-	const carrying = fitting(waiting.map(([record]) => record));
+	const records = waiting(item, at);
+	const tokens = tokensAt(item, at);
+	if (records.isEmpty() || tokens < 1) return $tuple(item);
+	const carrying = fitting(records.map(([record]) => record));
 	// A record alone over 1 kB (names that long) is never announced: it shows at its page's refresh.
-	if (carrying === 0) return $tuple({ ...item, announced: waiting[0][1] });
-	const sent = waiting.filter((_, i) => i < carrying);
+	if (carrying === 0) return $tuple({ ...item, announced: records[0][1] });
+	const sent = records.filter((_, i) => i < carrying);
 	const announced = sent[sent.size() - 1][1];
 	return $tuple(
 		{ ...item, tokens: tokens - 1, tokensAt: at, announced },
 		sent.map(([record]) => record),
 	);
+}
+
+/**
+ * Who asks for the next announcement while records wait, so that one server asks, not every server
+ * a record landed on: this one, unless another server's lease runs on. The item with this server's
+ * lease (renewed, or given up once nothing waits), and the seconds until it asks: the bucket's next
+ * token. Undefined seconds: this server does not ask.
+ */
+export function asking(item: PendingItem, server: string, at: number): LuaTuple<[PendingItem, number?]> {
+	if (heldElsewhere(item.asker, server, at)) return $tuple(item);
+	if (waiting(item, at).isEmpty()) return $tuple(item.asker?.[0] === server ? { ...item, asker: undefined } : item);
+	const seconds = math.max(ASK_SOONEST, ((1 - tokensAt(item, at)) * 60) / ANNOUNCEMENTS);
+	return $tuple({ ...item, asker: [server, at + seconds + ASK_MARGIN] }, seconds);
 }

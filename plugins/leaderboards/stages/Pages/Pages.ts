@@ -1,11 +1,18 @@
 import { HttpService } from "@rbxts/services";
 import { Logger } from "../../../../kernel";
-import { Board, PagesStage, SharedPage, StageContext, experienceTime } from "../../types";
+import {
+	Board,
+	PagesStage,
+	SharedPage,
+	StageContext,
+	experienceTime,
+	heldElsewhere,
+	isUpdateConflict,
+} from "../../types";
 import { eraseFromPages } from "./erase";
 import { PageItem, itemOf, refreshed, rowsOf } from "./item";
 
 // Another server wrote the item between this one's read and its commit, more times than UpdateAsync retries.
-const isConflict = (problem: unknown) => typeIs(problem, "string") && problem.find("UpdateConflict")[0] !== undefined;
 
 const log = Logger.scope("Leaderboards");
 
@@ -49,8 +56,7 @@ export class Pages implements PagesStage {
 		const item = itemOf(value);
 		if (item && item.size >= count && now - item.at < board.CacheSeconds) return this.pageOf(item, count);
 		// Another server's lease: it refreshes the page now; this server keeps the page as it is.
-		const leased = item?.lease && item.lease[1] > now && item.lease[0] !== this.id;
-		if (!leased) {
+		if (!heldElsewhere(item?.lease, this.id, now)) {
 			const refresh = this.refresh(map, board, store, count, now);
 			if (refresh !== undefined) return refresh;
 		}
@@ -79,14 +85,14 @@ export class Pages implements PagesStage {
 				store,
 				(old: unknown) => {
 					const item = itemOf(old);
-					if (item?.lease && item.lease[1] > now && item.lease[0] !== this.id) return undefined;
+					if (heldElsewhere(item?.lease, this.id, now)) return undefined;
 					if (item && item.size >= count && now - item.at < board.CacheSeconds) return undefined;
 					return { ...(item ?? { at: 0, size: 0, rows: [] }), lease: [this.id, expires] };
 				},
 				this.lifetimeOf(board),
 			),
 		);
-		if (!ok) return isConflict(taken) ? undefined : this.fallback(board, store, count, taken);
+		if (!ok) return isUpdateConflict(taken) ? undefined : this.fallback(board, store, count, taken);
 		if (taken === undefined) return undefined;
 		const rows = board.sorted(store, count, true);
 		if (!rows) return undefined;
