@@ -105,7 +105,7 @@ const THOUSAND = "the thousand-server experience";
 
 /**
  * Which rows a run measures: every one, the experience rows (many servers), or the others (one
- * server's); the thousand-server experience (about 45 minutes here) only alone.
+ * server's); the thousand-server experience (about 47 minutes here) only alone.
  */
 export type RowSet = "all" | "experiences" | "server" | "thousand";
 
@@ -141,7 +141,8 @@ export const BENCH: Command = {
 		"each held to its goal: a table that fits 100 columns, then a verdict.",
 		"At full size about 7 minutes for --only server (one server's rows) and about",
 		"22 with --only experiences (100 servers) too; progress on stderr when it is a",
-		"terminal. --only thousand runs 1,000 servers x 8 players alone: about 45 minutes.",
+		"terminal. --only thousand runs 1,000 servers x 8 players alone: about 47",
+		"minutes.",
 	],
 	flags: [
 		{ name: "quick", help: "every row at tiny sizes, in seconds (the smoke spec's)" },
