@@ -12,8 +12,6 @@ import {
 import { eraseFromPages } from "./erase";
 import { PageItem, itemOf, refreshed, rowsOf } from "./item";
 
-// Another server wrote the item between this one's read and its commit, more times than UpdateAsync retries.
-
 const log = Logger.scope("Leaderboards");
 
 /** Seconds a lease outlives the refresh read it covers (RequestSeconds): a holder that died is replaced after it. */
