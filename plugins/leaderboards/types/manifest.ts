@@ -51,6 +51,14 @@ export function leaseFree(record: { Holder?: string; Until?: number } | undefine
 	return record === undefined || record.Holder === me || (record.Until ?? 0) <= now;
 }
 
+/**
+ * The same rule for a lease kept as [server id, experienceTime it runs out] in a shared MemoryStore
+ * item (the shared pages' refresher, the records' asker): whether another server holds it at `at`.
+ */
+export function heldElsewhere(lease: [string, number] | undefined, server: string, at: number): boolean {
+	return lease !== undefined && !leaseFree({ Holder: lease[0], Until: lease[1] }, server, at);
+}
+
 /** The value a read or update brought back, as a record of the expected shape, or undefined. */
 export function recordOf<T>(value: unknown, field: string): T | undefined {
 	return typeIs(value, "table") && (value as Record<string, unknown>)[field] !== undefined ? (value as T) : undefined;

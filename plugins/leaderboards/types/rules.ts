@@ -163,14 +163,6 @@ export function experienceTime(): number {
 	return DateTime.now().UnixTimestampMillis / 1000;
 }
 
-/**
- * A lease one server takes in a shared MemoryStore item ([server id, experienceTime it runs out]):
- * whether another server holds it at `at` (one that died is replaced once it runs out).
- */
-export function heldElsewhere(lease: [string, number] | undefined, server: string, at: number): boolean {
-	return lease !== undefined && lease[1] > at && lease[0] !== server;
-}
-
 /** Whether a MemoryStore UpdateAsync failed because other servers kept writing the item (UpdateConflict). */
 export function isUpdateConflict(problem: unknown): boolean {
 	return typeIs(problem, "string") && problem.find("UpdateConflict")[0] !== undefined;

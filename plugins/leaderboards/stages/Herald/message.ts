@@ -16,13 +16,16 @@ export interface RecordsMessage {
 	b: Array<Array<string | number>>;
 }
 
+// A board and period's group in a message: its records' names, sent once.
+const groupId = (board: string, period: string) => `${board}\0${period}`;
+
 /** How many of `records`, from the first, one message carries within MESSAGE_BYTES. */
 export function fitting(records: ReadonlyArray<Announced>): number {
 	let bytes = HttpService.JSONEncode({ v: 2, b: [] }).size();
 	const groups = new Set<string>();
 	for (let i = 0; i < records.size(); i++) {
 		const [board, period, key, value] = records[i];
-		const group = `${board}\0${period}`;
+		const group = groupId(board, period);
 		if (!groups.has(group)) {
 			// A new group: its names, and a comma after the first group.
 			bytes += HttpService.JSONEncode([board, period]).size() + (groups.isEmpty() ? 0 : 1);
@@ -42,7 +45,7 @@ export function messageOf(records: ReadonlyArray<Announced>): RecordsMessage {
 	const groups = new Map<string, Array<string | number>>();
 	for (let i = 0; i < count; i++) {
 		const [board, period, key, value] = records[i];
-		const id = `${board}\0${period}`;
+		const id = groupId(board, period);
 		let group = groups.get(id);
 		if (!group) {
 			group = [board, period];
