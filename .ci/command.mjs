@@ -10,7 +10,7 @@
 // stderr is a terminal (a pseudo-terminal from script(1)), never on stdout, and
 // none under CI or with --json.
 //
-//   node .ci/command.mjs     (.ci/run runs it after npm test; about 30 s over two processes)
+//   node .ci/command.mjs     (.ci/run runs it after npm test; about 40 s over two processes)
 
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -103,7 +103,12 @@ CASES.push(
 	},
 	{ what: "demo --json", argv: [...PROGRAMS.demo.argv, ...TINY_DEMO, "--json"], check: json },
 	{ what: "soak --json", argv: [...PROGRAMS.soak.argv, "--seeds=1", "--json"], check: json },
-	{ what: "bench --quick --json", argv: [...PROGRAMS.bench.argv, "--quick", "--json"], check: json },
+	// The bench's cheapest rows (the experience at tiny sizes): its output's shape is the same for every row.
+	{
+		what: "bench --quick --json",
+		argv: [...PROGRAMS.bench.argv, "--quick", "--only=experiences", "--json"],
+		check: json,
+	},
 	{
 		what: "demo's first line names the backend and the run",
 		argv: [...PROGRAMS.demo.argv, ...TINY_DEMO, "--backend=memorystore"],
@@ -118,7 +123,7 @@ CASES.push(
 	},
 	{
 		what: "bench's first line names the backends and the sizes",
-		argv: [...PROGRAMS.bench.argv, "--quick"],
+		argv: [...PROGRAMS.bench.argv, "--quick", "--only", "experiences"],
 		check: firstLine(/^Leaderboards bench on the gate's emulated OrderedDataStore and MemoryStore, tiny sizes/),
 		format: true,
 	},
@@ -202,11 +207,6 @@ function onTerminal(argv, extraEnv) {
 	const command = `${[process.execPath, ...argv].map(quote).join(" ")} > ${quote(join(dir, "stdout"))}`;
 	// A terminal as a user has it: CI unset unless the case sets it.
 	const { CI: _, ...terminalEnv } = env;
-	const run = spawnSync("script", ["-qfec", command, join(dir, "terminal")], {
-		cwd: root,
-		env: { ...terminalEnv, ...extraEnv },
-		stdio: "ignore",
-	});
 	const read = (name) => {
 		try {
 			return readFileSync(join(dir, name), "utf8");
@@ -214,47 +214,67 @@ function onTerminal(argv, extraEnv) {
 			return "";
 		}
 	};
-	const result = { code: run.status, stdout: read("stdout"), terminal: read("terminal"), missing: run.error };
-	rmSync(dir, { recursive: true, force: true });
-	return result;
+	return new Promise((done) => {
+		const child = spawn("script", ["-qfec", command, join(dir, "terminal")], {
+			cwd: root,
+			env: { ...terminalEnv, ...extraEnv },
+			stdio: "ignore",
+		});
+		child.on("close", (code) => {
+			const result = { code, stdout: read("stdout"), terminal: read("terminal") };
+			rmSync(dir, { recursive: true, force: true });
+			done(result);
+		});
+	});
 }
-function progressProblems() {
-	const problems = [];
-	if (spawnSync("script", ["--version"]).error) return ["script(1) is missing: progress on stderr is not checked"];
+// Each program's three terminal runs, as jobs for the lanes below: each job returns its problems.
+function progressJobs() {
+	if (spawnSync("script", ["--version"]).error)
+		return [async () => ["script(1) is missing: progress on stderr is not checked"]];
+	const jobs = [];
 	for (const { what, argv, shows } of PROGRESS) {
-		const live = onTerminal(argv, {});
-		if (live.code !== 0) problems.push(`${what} on a terminal: exit ${live.code}`);
-		if (!live.terminal.includes(`\r\x1b[K${shows}`))
-			problems.push(`${what}: no progress line (${JSON.stringify(shows)}) on stderr while it is a terminal`);
-		if (live.stdout.includes("\r") || live.stdout.includes(shows))
-			problems.push(`${what}: progress reached stdout: ${JSON.stringify(live.stdout.slice(0, 200))}`);
+		jobs.push(async () => {
+			const live = await onTerminal(argv, {});
+			const problems = [];
+			if (live.code !== 0) problems.push(`${what} on a terminal: exit ${live.code}`);
+			if (!live.terminal.includes(`\r\x1b[K${shows}`))
+				problems.push(`${what}: no progress line (${JSON.stringify(shows)}) on stderr while it is a terminal`);
+			if (live.stdout.includes("\r") || live.stdout.includes(shows))
+				problems.push(`${what}: progress reached stdout: ${JSON.stringify(live.stdout.slice(0, 200))}`);
+			return problems;
+		});
 		for (const [how, extraEnv, extraArgs] of [
 			["CI=true", { CI: "true" }, []],
 			["--json", {}, ["--json"]],
-		]) {
-			const quiet = onTerminal([...argv, ...extraArgs], extraEnv);
-			if (quiet.terminal.includes(shows)) problems.push(`${what} with ${how}: a progress line showed`);
-		}
+		])
+			jobs.push(async () => {
+				const quiet = await onTerminal([...argv, ...extraArgs], extraEnv);
+				return quiet.terminal.includes(shows) ? [`${what} with ${how}: a progress line showed`] : [];
+			});
 	}
-	return problems;
+	return jobs;
 }
 
 const failures = [];
-const queue = [...CASES];
+// Every run in two lanes (the machine's two cores): the cases, then the terminal runs.
+const jobs = [
+	...CASES.map((next) => async () => {
+		const result = await run(next);
+		const problems = next.check(result) ? [] : [`exit ${result.code}`];
+		if (next.format) problems.push(...formatProblems(result.stdout));
+		return problems.length === 0
+			? []
+			: [
+					`${next.what}: ${problems.join("; ")}\n  stdout: ${result.stdout.slice(0, 400)}\n  stderr: ${result.stderr.slice(0, 400)}`,
+				];
+	}),
+	...progressJobs().map((job) => async () => (await job()).map((problem) => `progress: ${problem}`)),
+];
 await Promise.all(
 	[1, 2].map(async () => {
-		for (let next = queue.shift(); next; next = queue.shift()) {
-			const result = await run(next);
-			const problems = next.check(result) ? [] : [`exit ${result.code}`];
-			if (next.format) problems.push(...formatProblems(result.stdout));
-			if (problems.length > 0)
-				failures.push(
-					`${next.what}: ${problems.join("; ")}\n  stdout: ${result.stdout.slice(0, 400)}\n  stderr: ${result.stderr.slice(0, 400)}`,
-				);
-		}
+		for (let job = jobs.shift(); job; job = jobs.shift()) failures.push(...(await job()));
 	}),
 );
-failures.push(...progressProblems().map((problem) => `progress: ${problem}`));
 const checked = CASES.length + PROGRESS.length * 3;
 if (failures.length > 0) {
 	process.stderr.write(`command: ${failures.length} of ${checked} conventions broken\n${failures.join("\n")}\n`);
