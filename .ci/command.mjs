@@ -83,6 +83,7 @@ const json = (r) => {
 		return false;
 	}
 };
+const lastLine = (text) => text.trimEnd().split("\n").pop();
 const firstLine = (pattern) => (r) => r.code === 0 && pattern.test(r.stdout.split("\n")[0]) && r.stderr === "";
 CASES.push(
 	{
@@ -122,9 +123,11 @@ CASES.push(
 		format: true,
 	},
 	{
-		what: "bench's first line names the backends and the sizes",
+		what: "bench's first line names the backends and the sizes, and a --quick run's last says its goals are for full sizes",
 		argv: [...PROGRAMS.bench.argv, "--quick", "--only", "experiences"],
-		check: firstLine(/^Leaderboards bench on the gate's emulated OrderedDataStore and MemoryStore, tiny sizes/),
+		check: (r) =>
+			firstLine(/^Leaderboards bench on the gate's emulated OrderedDataStore and MemoryStore, tiny sizes/)(r) &&
+			/^--quick: tiny sizes .* the goals are for full sizes/.test(lastLine(r.stdout)),
 		format: true,
 	},
 );
@@ -132,7 +135,6 @@ CASES.push(
 // npm test's own conventions: a line at once, one as each phase starts and ends, per-file times in
 // wall seconds (jest's virtual ones labelled), the pattern in jest's summary, no packaging step in a
 // pattern run, and the last line `N passed, N failed`: exit 1 on a failure or when no test ran.
-const lastLine = (text) => text.trimEnd().split("\n").pop();
 const TEST = PROGRAMS.test.argv;
 CASES.push(
 	{
