@@ -164,8 +164,7 @@ export function title(quick: boolean): string {
 }
 
 /** Said under a --quick table, whose MISSED marks would otherwise read as the project's. */
-const QUICK_NOTE =
-	"--quick: tiny sizes that check every row runs; the goals are for full sizes (docs/benchmarks.md)";
+const QUICK_NOTE = "--quick: tiny sizes that check every row runs; the goals are for full sizes (docs/benchmarks.md)";
 
 /**
  * `npm run bench`: every row measured in this run, printed as a table that fits
