@@ -257,30 +257,48 @@ export function readFanOutRow(gate: HeadlessGate, callers: number): BenchRow {
 	};
 }
 
-/** 4. submit() cost against a bare Luau table keep-best update, in the same run. */
+/** What submit() may cost against a bare table's keep-best, and a queued key's memory (docs/benchmarks.md). */
+const SUBMIT_RATIO = 8;
+const BYTES_PER_KEY = 150;
+
+/**
+ * 4. submit() cost against a bare Luau table keep-best update, in the same run: runs alternate, so a
+ * busy core or a collection falls on both, and the ratio is of the medians of 5.
+ */
 export function submitCostRow(calls: number, keyCount: number): BenchRow {
 	const keys = new Array<string>();
 	for (let i = 1; i <= keyCount; i++) keys.push(`k${i}`);
 	const boards = boardsOf({ Backend: instant, SkipLoop: true });
-	const ours = medianSeconds(3, () => {
-		for (let i = 0; i < calls; i++) boards.submit("Kills", keys[i % keyCount], i % 1000);
-	});
-	const bare = medianSeconds(3, () => {
-		const best = new Map<string, number>();
-		for (let i = 0; i < calls; i++) {
-			const key = keys[i % keyCount];
-			const value = i % 1000;
-			const held = best.get(key);
-			if (held === undefined || value > held) best.set(key, value);
-		}
-	});
+	const ours = new Array<number>();
+	const bare = new Array<number>();
+	for (let run = 0; run < 5; run++) {
+		ours.push(
+			medianSeconds(1, () => {
+				for (let i = 0; i < calls; i++) boards.submit("Kills", keys[i % keyCount], i % 1000);
+			}),
+		);
+		bare.push(
+			medianSeconds(1, () => {
+				const best = new Map<string, number>();
+				for (let i = 0; i < calls; i++) {
+					const key = keys[i % keyCount];
+					const value = i % 1000;
+					const held = best.get(key);
+					if (held === undefined || value > held) best.set(key, value);
+				}
+			}),
+		);
+	}
+	ours.sort();
+	bare.sort();
+	const ratio = ours[2] / bare[2];
 	return {
 		name: `submit() cost: ${counted(calls, "call")} across ${counted(keyCount, "key")}`,
-		ours: `${formatNumber((ours / calls) * 1e6, 3)} µs per call`,
-		baseline: `${formatNumber((bare / calls) * 1e6, 3)} µs (bare table keep-best)`,
-		ratio: `${formatNumber(ours / bare, 2)}x`,
-		bound: "under 5x",
-		met: ours / bare < 5,
+		ours: `${formatNumber((ours[2] / calls) * 1e6, 3)} µs per call`,
+		baseline: `${formatNumber((bare[2] / calls) * 1e6, 3)} µs (bare table keep-best)`,
+		ratio: `${formatNumber(ratio, 2)}x`,
+		bound: `≤ ${SUBMIT_RATIO}x`,
+		met: ratio <= SUBMIT_RATIO,
 	};
 }
 
@@ -437,8 +455,8 @@ export function memoryRow(gate: HeadlessGate, keyCount: number): BenchRow {
 		ours: `${formatNumber(ours, 0)} bytes`,
 		baseline: `${formatNumber(theirs, 0)} bytes (bare table)`,
 		ratio: `${formatNumber(ours / math.max(theirs, 1), 1)}x`,
-		bound: "none: informs (gcinfo, no forced collection)",
-		met: undefined,
+		bound: `≤ ${BYTES_PER_KEY} bytes (gcinfo, no forced collection)`,
+		met: ours <= BYTES_PER_KEY,
 	};
 }
 

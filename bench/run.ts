@@ -3,6 +3,7 @@ import { Command, runCommand } from "../spec/gate/command";
 import { HeadlessGate, headlessGate } from "../spec/gate/control";
 import { backendRows, shardRows } from "./backends";
 import { bigSubmitRow } from "./big";
+import { submitChecksRow } from "./checks";
 import { experienceRow } from "./experience";
 import { BenchRow, markdownTable, terminalTable } from "./measure";
 import {
@@ -84,6 +85,7 @@ function plan(gate: HeadlessGate, quick: boolean): [string, () => BenchRow[]][] 
 		["read fan-out", () => [readFanOutRow(gate, sizes.callers)]],
 		["where do I stand", () => [standingRow(gate, sizes.standing)]],
 		["submit() cost", () => [submitCostRow(sizes.submit.calls, sizes.submit.keys)]],
+		["submit()'s checks", () => [submitChecksRow(sizes.submit.calls, sizes.submit.keys)]],
 		["Big board submit()", () => [bigSubmitRow(sizes.submit.calls, sizes.submit.keys)]],
 		["window cost", () => [windowCostRow(sizes.window.small, sizes.window.large)]],
 		["drain", () => [drainRow(gate, sizes.drain)]],
@@ -103,11 +105,15 @@ function plan(gate: HeadlessGate, quick: boolean): [string, () => BenchRow[]][] 
 
 const THOUSAND = "the thousand-server experience";
 
+/** The rows that time submit() and weigh its queue (CPU and memory, seconds at full size). */
+const SUBMIT = ["submit() cost", "submit()'s checks", "Big board submit()", "memory per key"];
+
 /**
- * Which rows a run measures: every one, the experience rows (many servers), or the others (one
- * server's); the thousand-server experience (about 47 minutes here) only alone.
+ * Which rows a run measures: every one, the experience rows (many servers), the others (one
+ * server's), or submit()'s own (its cost and memory); the thousand-server experience (about 47
+ * minutes here) only alone.
  */
-export type RowSet = "all" | "experiences" | "server" | "thousand";
+export type RowSet = "all" | "experiences" | "server" | "submit" | "thousand";
 
 /** Every row of `rows`, measured in this run; `onRow` hears each before it is measured (for a progress line). */
 export function measure(
@@ -119,6 +125,7 @@ export function measure(
 	if (!gate) error("the benchmarks run in the headless gate: npm run bench");
 	const steps = plan(gate, quick).filter(([name]) => {
 		if (name === THOUSAND || rows === "thousand") return name === THOUSAND && rows === "thousand";
+		if (rows === "submit") return SUBMIT.includes(name);
 		const experience = name.find("an experience of", 1, true)[0] !== undefined;
 		return rows === "all" || (rows === "experiences") === experience;
 	});
@@ -142,7 +149,7 @@ export const BENCH: Command = {
 		"At full size about 7 minutes for --only server (one server's rows) and about",
 		"22 with --only experiences (100 servers) too; progress on stderr when it is a",
 		"terminal. --only thousand runs 1,000 servers x 8 players alone: about 47",
-		"minutes.",
+		"minutes. --only submit times submit() and weighs its queue (about a minute).",
 	],
 	flags: [
 		{ name: "quick", help: "every row at tiny sizes, in seconds (the smoke spec's)" },
@@ -150,7 +157,7 @@ export const BENCH: Command = {
 			name: "only",
 			value: "ROWS",
 			kind: "choice",
-			choices: ["experiences", "server", "thousand"],
+			choices: ["experiences", "server", "submit", "thousand"],
 			help: "a set of rows",
 		},
 		{ name: "markdown", help: "print the table as Markdown (docs/benchmarks.md's)" },
@@ -184,7 +191,7 @@ export function main(args: string[]): number {
 			(index, total, name) => {
 				if (!json) gate.progress(`bench: row ${index} of ${total}: ${name}`);
 			},
-			only === "experiences" || only === "server" || only === "thousand" ? only : "all",
+			only === "experiences" || only === "server" || only === "submit" || only === "thousand" ? only : "all",
 		);
 		if (json) gate.write(HttpService.JSONEncode({ sizes: quick ? "quick" : "full", rows }));
 		else {

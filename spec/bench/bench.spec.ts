@@ -14,12 +14,12 @@ describeGate("the benchmarks at tiny sizes", () => {
 		"measures every row",
 		() => {
 			const rows = measure(true);
-			expect(rows.size()).toBe(10 + 1 + 3 + 1 + 1 + 1);
+			expect(rows.size()).toBe(11 + 1 + 3 + 1 + 1 + 1);
 			const rendered = markdownTable(rows);
 			expect(rendered).toMatch("| row | this project | baseline | ratio | goal | |");
-			// Every row is held to its goal, but the memory row, which informs.
+			// Every row is held to its goal, but the one that times submit()'s checks, which informs.
 			expect(rows.filter((row) => row.met === undefined).map((row) => row.name)).toEqual([
-				"Memory per queued key at 1,000 keys",
+				"submit()'s checks, each alone: 2,000 calls",
 			]);
 			const terminal = terminalTable(rows);
 			for (const line of terminal.split("\n")) expect(width(line) <= 100).toBe(true);
@@ -45,6 +45,16 @@ describeGate("the benchmarks at tiny sizes", () => {
 		},
 		60 * 60 * 1000,
 	);
+
+	it("runs submit()'s own rows alone (--only submit): its cost, a Big board's, its memory", () => {
+		const rows = measure(true, undefined, "submit");
+		expect(rows.map((row) => row.name.split(":")[0])).toEqual([
+			"submit() cost",
+			"submit()'s checks, each alone",
+			"Big board submit()",
+			"Memory per queued key at 1,000 keys",
+		]);
+	}, 600_000);
 
 	it("runs the thousand-server experience only alone (--only thousand), at its tiny size", () => {
 		const rows = measure(true, undefined, "thousand");

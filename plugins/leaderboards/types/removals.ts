@@ -15,6 +15,8 @@ export class Removals {
 	private landings = 0;
 	// Keys being erased (erase()), on every board: math.huge until the erasure is done, then the landing's number.
 	private readonly erasing = new Map<string, number>();
+	// Erasures under way: while none, isErasing answers without a lookup (submit asks it every call).
+	private underWay = 0;
 	private readonly listeners = new Array<(board: string) => void>();
 
 	constructor(kernel: Kernel) {
@@ -54,6 +56,7 @@ export class Removals {
 
 	/** An erasure of the key began (here or on another server): hidden on every board, every cache stale. */
 	erase(key: string, boards: ReadonlyArray<string>) {
+		if (this.erasing.get(key) !== math.huge) this.underWay += 1;
 		this.erasing.set(key, math.huge);
 		for (const board of boards) this.settled(board);
 	}
@@ -61,6 +64,7 @@ export class Removals {
 	/** The key's erasure is done: reads that began before now still hide it. */
 	erased(key: string, boards: ReadonlyArray<string>) {
 		if (this.erasing.get(key) !== math.huge) return;
+		this.underWay -= 1;
 		this.landings += 1;
 		this.erasing.set(key, this.landings);
 		for (const board of boards) this.settled(board);
@@ -68,7 +72,7 @@ export class Removals {
 
 	/** The key's erasure is under way: submits for it are refused, and a failed write of it is not retried. O(1). */
 	isErasing(key: string): boolean {
-		return this.erasing.get(key) === math.huge;
+		return this.underWay > 0 && this.erasing.get(key) === math.huge;
 	}
 
 	/** A read that began at `since` finished: removals landed before it need not be remembered. */

@@ -1,36 +1,35 @@
-import { Board, PeriodRule, PendingWrite, periodAt } from "../../types";
+import { Board, PeriodRule, Refusal, periodAt } from "../../types";
+import { Bounds } from "./bounds";
+import { SlotState, TakenSlot } from "./slots";
 
-export interface Slot {
-	readonly store: string;
-	readonly key: string;
-	/** When the slot's period ends (Unix seconds); undefined on an all-time board. */
-	readonly until?: number;
-	value: number;
-	failures: number;
-	/** remove(): "only" (value unused) or "first" (then value is written). */
-	remove?: "only" | "first";
-	/** Waiting, out of the arrival order, for its key's write to return. */
-	parked?: boolean;
-	/** A write given up on (past RequestSeconds) that went back into this slot: its late success is applied here. */
-	echo?: PendingWrite;
-	/** The value entered the board's visible top: written by a prompt window, its landing announced. */
-	record?: boolean;
-	/** Taken by a prompt window (takeRecord) while still in the arrival order: dequeue() passes over it. */
-	taken?: boolean;
-}
+// A key that left its place in the arrival order (written, dropped, moved): never a storable key.
+const LEFT = "";
 
-// One board's pending values: a slot per (storage name, key), and the slots in
-// arrival order. A Reset board's submits go to the current period's storage
-// name, found again only when the clock leaves that period's span. A key whose
-// write has not returned is `out`: its slot waits parked, off the order, so
-// take() never walks past it, and rejoins the order's end when the write settles.
+// One board's pending values: a slot per (storage name, key), in arrival order. A slot is its
+// place in that order (its seq): its key, storage name and value sit at seq - base in three
+// parallel arrays, and anything else it holds (failures, a removal, a record) in `states`, kept
+// for the few slots that have any: about 100 bytes a queued key (docs/benchmarks.md). A Reset
+// board's submits go to the current period's storage name, found again only when the clock
+// leaves that period's span. A key whose write has not returned is `out`: its slot waits parked,
+// passed over by take(), and moves to the order's end when the write settles.
 export class BoardQueue {
-	readonly stores = new Map<string, Map<string, Slot>>();
+	/** Per storage name, each pending key's seq. */
+	readonly stores = new Map<string, Map<string, number>>();
 	readonly out = new Map<string, Set<string>>();
-	order = new Array<Slot>();
+	/** When each storage name's period ends (Unix seconds): none on an all-time board. */
+	readonly ends = new Map<string, number>();
+	/** By seq - base: the slot's key (LEFT once it left), storage name and pending value. */
+	keys = new Array<string>();
+	storeAt = new Array<string>();
+	values = new Array<number>();
+	/** The seq at index 0; seqs below it left. */
+	base = 0;
+	/** The next seq take() looks at: every slot before it left or is parked. */
 	head = 0;
-	// Record slots in the order they were flagged; some may have gone (written, parked) since.
-	records = new Array<Slot>();
+	/** The slots' other state, by seq. */
+	readonly states = new Map<number, SlotState>();
+	// Record seqs in the order they were flagged; some may have gone (written, parked) since.
+	records = new Array<number>();
 	recordHead = 0;
 	// Slots in the order, and parked ones.
 	count = 0;
@@ -38,11 +37,32 @@ export class BoardQueue {
 	// Where submits go now: a storage name, its slots, and the span it holds for
 	// (none yet: a Reset board's first submit finds its period).
 	store: string;
-	slots: Map<string, Slot>;
+	slots: Map<string, number>;
 	from = math.huge;
 	until = -math.huge;
 
-	constructor(readonly board: Board) {
+	// What submit asks of the board, read once: the range its encoding stores (refuseValue's
+	// arguments), what its rule refuses (none: every value), its own bounds (none: no bound),
+	// its rule's merge, its reset schedule, whether it has a visible top.
+	readonly integers: boolean;
+	readonly limit: number;
+	readonly refuse?: (value: number) => Refusal | undefined;
+	readonly bounds?: Bounds;
+	readonly merge: (held: number, incoming: number) => number;
+	readonly period?: PeriodRule;
+	readonly visibleTop: boolean;
+
+	constructor(
+		readonly board: Board,
+		clock: () => number,
+	) {
+		this.integers = board.Encoding.Integers;
+		this.limit = board.Encoding.Limit;
+		if (Bounds.needed(board)) this.bounds = new Bounds(board, clock);
+		this.refuse = board.Rule.refuse;
+		this.merge = board.Rule.merge;
+		this.period = board.Period;
+		this.visibleTop = board.VisibleTop > 0;
 		// An all-time board's storage name (a Reset board's first submit finds its period's).
 		this.store = board.storageFor(undefined);
 		this.slots = this.slotsOf(this.store);
@@ -51,14 +71,14 @@ export class BoardQueue {
 	// The period's storage name at `now`; a board with nothing pending at the roll does no work until its next submit.
 	roll(period: PeriodRule, now: number) {
 		const current = periodAt(period, now);
-		if (this.slots.isEmpty()) this.stores.delete(this.store);
+		if (this.slots.isEmpty()) this.forget(this.store);
 		this.store = this.board.storageFor(current.Id);
 		this.slots = this.slotsOf(this.store);
 		this.from = current.Start;
 		this.until = current.Finish;
 	}
 
-	slotsOf(store: string): Map<string, Slot> {
+	slotsOf(store: string): Map<string, number> {
 		let slots = this.stores.get(store);
 		if (!slots) {
 			slots = new Map();
@@ -67,37 +87,67 @@ export class BoardQueue {
 		return slots;
 	}
 
-	enqueue(slot: Slot) {
-		this.slotsOf(slot.store).set(slot.key, slot);
-		if (this.out.get(slot.store)?.has(slot.key)) {
-			slot.parked = true;
-			this.parked += 1;
-		} else this.join(slot);
+	// A storage name with nothing pending goes (the current one's map stays for the next submit).
+	private forget(store: string) {
+		this.stores.delete(store);
+		this.ends.delete(store);
 	}
 
-	// A slot joins the arrival order (and, a record, the prompt windows' list).
-	private join(slot: Slot) {
-		this.order.push(slot);
+	/** The state of a slot, made when it first needs one. */
+	stateOf(seq: number): SlotState {
+		let state = this.states.get(seq);
+		if (!state) {
+			state = { failures: 0 };
+			this.states.set(seq, state);
+		}
+		return state;
+	}
+
+	/** A slot for a key with none pending in `store`, at the order's end (parked while its write is out); its seq. */
+	enqueue(store: string, key: string, value: number, periodEnd: number | undefined, state?: SlotState): number {
+		const seq = this.place(store, key, value);
+		this.slotsOf(store).set(key, seq);
+		if (periodEnd !== undefined) this.ends.set(store, periodEnd);
+		if (state) this.states.set(seq, state);
+		if (this.out.get(store)?.has(key)) {
+			this.stateOf(seq).parked = true;
+			this.parked += 1;
+		} else this.joined(seq, state);
+		return seq;
+	}
+
+	// A slot's key, storage name and value at the order's end: its seq.
+	private place(store: string, key: string, value: number): number {
+		const seq = this.base + this.keys.size();
+		this.keys.push(key);
+		this.storeAt.push(store);
+		this.values.push(value);
+		return seq;
+	}
+
+	// A slot joined the arrival order (and, a record, the prompt windows' list).
+	private joined(seq: number, state: SlotState | undefined) {
 		this.count += 1;
-		if (slot.record) this.records.push(slot);
+		if (state?.record) this.records.push(seq);
 	}
 
 	// A queued slot's value entered the visible top: a prompt window takes it ahead of the order.
-	flag(slot: Slot) {
-		slot.record = true;
-		if (slot.parked) return;
+	flag(seq: number) {
+		const state = this.stateOf(seq);
+		state.record = true;
+		if (state.parked) return;
 		// Records written by ordinary windows meanwhile go first, so the list holds only what waits.
 		while (this.recordHead < this.records.size() && this.gone(this.records[this.recordHead])) this.recordHead += 1;
 		if (this.recordHead > 64 && this.recordHead * 2 > this.records.size()) {
 			this.records = this.records.filter((_, i) => i >= this.recordHead);
 			this.recordHead = 0;
 		}
-		this.records.push(slot);
+		this.records.push(seq);
 	}
 
-	// The slot is no longer queued where a prompt window could take it.
-	private gone(slot: Slot): boolean {
-		return slot.taken === true || slot.parked === true || this.stores.get(slot.store)?.get(slot.key) !== slot;
+	// The slot is no longer queued where a prompt window could take it (seqs are never reused).
+	private gone(seq: number): boolean {
+		return seq < this.base || this.keys[seq - this.base] === LEFT || this.states.get(seq)?.parked === true;
 	}
 
 	// Records a prompt window may find (some may have gone since they were flagged). O(1).
@@ -105,46 +155,71 @@ export class BoardQueue {
 		return this.records.size() - this.recordHead;
 	}
 
-	// The key's write settled: its parked slot rejoins the order, or goes (`drop`).
+	// The key's write settled: its parked slot joins the order's end, or goes (`drop`).
 	release(store: string, key: string, drop: boolean) {
 		const keys = this.out.get(store);
 		keys?.delete(key);
 		if (keys?.isEmpty()) this.out.delete(store);
 		const slots = this.stores.get(store);
-		const slot = slots?.get(key);
-		if (!slots || !slot?.parked) return;
-		slot.parked = undefined;
-		slot.echo = undefined;
+		const seq = slots?.get(key);
+		const state = seq !== undefined ? this.states.get(seq) : undefined;
+		if (!slots || seq === undefined || !state?.parked) return;
+		state.parked = undefined;
+		state.echo = undefined;
 		this.parked -= 1;
-		if (!drop) {
-			this.join(slot);
+		const value = this.values[seq - this.base];
+		this.leave(seq);
+		if (drop) {
+			slots.delete(key);
+			if (slots !== this.slots && slots.isEmpty()) this.forget(store);
 			return;
 		}
-		slots.delete(key);
-		if (slots !== this.slots && slots.isEmpty()) this.stores.delete(store);
+		const moved = this.place(store, key, value);
+		slots.set(key, moved);
+		this.states.set(moved, state);
+		this.joined(moved, state);
 	}
 
-	dequeue(): Slot | undefined {
+	/** Removes a slot from wherever it is (erase()); true when it was in the order, false when parked. */
+	drop(store: string, key: string): boolean | undefined {
+		const slots = this.stores.get(store);
+		const seq = slots?.get(key);
+		if (!slots || seq === undefined) return undefined;
+		slots.delete(key);
+		const parked = this.states.get(seq)?.parked === true;
+		if (parked) this.parked -= 1;
+		else this.count -= 1;
+		this.leave(seq);
+		if (slots !== this.slots && slots.isEmpty()) this.forget(store);
+		return !parked;
+	}
+
+	// A seq's slot left its place: its key is LEFT and its state goes.
+	private leave(seq: number) {
+		this.keys[seq - this.base] = LEFT;
+		this.states.delete(seq);
+	}
+
+	dequeue(): TakenSlot | undefined {
 		while (this.count > 0) {
-			const slot = this.order[this.head];
+			const seq = this.head;
 			this.head += 1;
-			// A prompt window took it already (and counted it).
-			if (slot.taken) continue;
+			// Written or dropped already, or waiting for its key's write.
+			if (this.keys[seq - this.base] === LEFT || this.states.get(seq)?.parked) continue;
 			this.count -= 1;
-			return this.checkout(slot);
+			return this.checkout(seq);
 		}
 		return undefined;
 	}
 
 	// The oldest record still queued, ahead of the arrival order (a prompt window's).
-	dequeueRecord(): Slot | undefined {
+	dequeueRecord(): TakenSlot | undefined {
 		while (this.recordHead < this.records.size()) {
-			const slot = this.records[this.recordHead];
+			const seq = this.records[this.recordHead];
 			this.recordHead += 1;
-			if (this.gone(slot)) continue;
-			slot.taken = true;
+			if (this.gone(seq)) continue;
 			this.count -= 1;
-			return this.checkout(slot);
+			return this.checkout(seq);
 		}
 		// Every ordinary take asks first: the list is renewed only when it held something.
 		if (this.recordHead > 0) {
@@ -155,24 +230,57 @@ export class BoardQueue {
 	}
 
 	// A slot leaves the queue for a write: its key is out until the write settles.
-	private checkout(slot: Slot): Slot {
-		const slots = this.stores.get(slot.store)!;
-		slots.delete(slot.key);
-		let keys = this.out.get(slot.store);
+	private checkout(seq: number): TakenSlot {
+		const index = seq - this.base;
+		const store = this.storeAt[index];
+		const key = this.keys[index];
+		const state = this.states.get(seq);
+		const taken: TakenSlot = {
+			store,
+			key,
+			value: this.values[index],
+			until: this.ends.get(store),
+			failures: state?.failures ?? 0,
+			remove: state?.remove,
+			record: state?.record,
+		};
+		this.leave(seq);
+		const slots = this.stores.get(store)!;
+		slots.delete(key);
+		let keys = this.out.get(store);
 		if (!keys) {
 			keys = new Set();
-			this.out.set(slot.store, keys);
+			this.out.set(store, keys);
 		}
-		keys.add(slot.key);
+		keys.add(key);
 		// A past period's slots go once empty; the current one's stay for the next submit.
-		if (slots !== this.slots && slots.isEmpty()) this.stores.delete(slot.store);
-		// Drop the consumed prefix now and then, so the array does not grow forever.
-		if (this.head > 1024 && this.head * 2 > this.order.size()) {
-			const rest = new Array<Slot>(this.count);
-			for (let i = this.head; i < this.order.size(); i++) rest.push(this.order[i]);
-			this.order = rest;
-			this.head = 0;
+		if (slots !== this.slots && slots.isEmpty()) this.forget(store);
+		// Drop the passed prefix now and then, so the arrays do not grow forever.
+		const passed = this.head - this.base;
+		if (passed > 1024 && passed * 2 > this.keys.size()) this.compact(passed);
+		return taken;
+	}
+
+	// The arrays from `passed` on: seqs keep their numbers (base moves), parked slots behind the head move past the end.
+	private compact(passed: number) {
+		const [keys, storeAt, values] = [this.keys, this.storeAt, this.values];
+		const size = keys.size();
+		this.keys = new Array<string>(size - passed);
+		this.storeAt = new Array<string>(size - passed);
+		this.values = new Array<number>(size - passed);
+		for (let i = passed; i < size; i++) {
+			this.keys.push(keys[i]);
+			this.storeAt.push(storeAt[i]);
+			this.values.push(values[i]);
 		}
-		return slot;
+		const base = this.base;
+		this.base = this.head;
+		for (let i = 0; i < passed; i++) {
+			if (keys[i] === LEFT) continue;
+			const moved = this.place(storeAt[i], keys[i], values[i]);
+			this.stores.get(storeAt[i])!.set(keys[i], moved);
+			this.states.set(moved, this.states.get(base + i)!);
+			this.states.delete(base + i);
+		}
 	}
 }

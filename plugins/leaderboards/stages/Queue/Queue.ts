@@ -3,6 +3,7 @@ import {
 	Board,
 	PendingWrite,
 	QueueStage,
+	Removals,
 	SUBJECTS,
 	StageContext,
 	Stats,
@@ -15,8 +16,8 @@ import {
 	subjectKey,
 	storeOf,
 } from "../../types";
-import { BoardQueue, Slot } from "./BoardQueue";
-import { Bounds } from "./bounds";
+import { BoardQueue } from "./BoardQueue";
+import { SlotState, TakenSlot } from "./slots";
 import { dropKey } from "./erased";
 import { restoreInto, settleIn } from "./returns";
 
@@ -60,20 +61,18 @@ export class Queue implements QueueStage {
 	readonly Name = "Leaderboards.Queue";
 	private readonly boards = new Map<string, BoardQueue>();
 	private readonly warnings = new Warnings();
-	/** The boards with bounds of their own (MinValue, MaxValue, MaxAddedPerMinute, Validate). */
-	private readonly bounds = new Map<string, Bounds>();
 	private readonly stats: Stats;
 	private readonly unixTime: () => number;
+	private readonly removals: Removals;
 	private total = 0;
 	private closed = false;
 
 	constructor(private readonly context: StageContext) {
-		for (const [name, board] of context.settings.boards) {
-			this.boards.set(name, new BoardQueue(board));
-			if (Bounds.needed(board)) this.bounds.set(name, new Bounds(board, context.settings.clock));
-		}
+		for (const [name, board] of context.settings.boards)
+			this.boards.set(name, new BoardQueue(board, context.settings.clock));
 		this.stats = context.stats;
 		this.unixTime = context.settings.unixTime;
+		this.removals = context.removals;
 	}
 
 	submit(board: string, subject: Subject, value: unknown): boolean {
@@ -84,9 +83,55 @@ export class Queue implements QueueStage {
 			this.warnings.boardOf(this.context.settings, "submit", board);
 			return false;
 		}
+		if (queue.period) this.roll(queue);
+		// The common case, a key already pending (so a storable string) and a value every check takes, costs
+		// one test a check (docs/benchmarks.md); anything else goes through them in order, naming the refusal.
+		let key = subject as string;
+		let seq = queue.slots.get(key);
+		if (
+			seq === undefined ||
+			refuseValue(value, queue.integers, queue.limit) !== undefined ||
+			(queue.refuse !== undefined && queue.refuse(value as number) !== undefined) ||
+			queue.bounds !== undefined ||
+			this.removals.isErasing(key)
+		) {
+			const admitted = this.admit(queue, board, subject, value);
+			if (admitted === undefined) return false;
+			key = admitted;
+			seq = queue.slots.get(key);
+		}
+		const values = queue.values;
+		let state: SlotState | undefined;
+		if (seq === undefined) {
+			seq = queue.enqueue(queue.store, key, value as number, queue.period ? queue.until : undefined);
+			this.added();
+		} else {
+			state = queue.states.get(seq);
+			const index = seq - queue.base;
+			if (state?.remove === "only") {
+				// Submitted after a removal: written after it, whatever was stored.
+				values[index] = value as number;
+				state.remove = "first";
+			} else values[index] = queue.merge(values[index], value as number);
+		}
+		if (queue.visibleTop && !state?.record) this.prompt(queue, board, key, seq);
+		this.stats.Submitted += 1;
+		return true;
+	}
+
+	// Asks whether the value now pending for a key enters the board's visible top on the cached page (O(1)).
+	private prompt(queue: BoardQueue, board: string, key: string, seq: number) {
+		const reader = this.context.stages.Reader;
+		if (reader.entersTop?.(board, queue.store, key, queue.values[seq - queue.base]) !== true) return;
+		queue.flag(seq);
+		this.context.kernel.Bus.publish(Topics.Prompt, board);
+	}
+
+	// Every check submit makes, in order: the key (undefined, warned and told, when a check refuses).
+	private admit(queue: BoardQueue, board: string, subject: Subject, value: unknown): string | undefined {
 		const config = queue.board;
 		const [key, junk] = subjectKey(subject);
-		const refusal = refuseValue(value, config.Encoding.Integers, config.Encoding.Limit);
+		const refusal = refuseValue(value, queue.integers, queue.limit);
 		if (refusal !== undefined)
 			return this.refused(board, key, value, refusal, VALUE_REFUSALS[refusal](value, config));
 		if (key === undefined)
@@ -100,44 +145,23 @@ export class Queue implements QueueStage {
 		// An erasure under way: a value written now would put back what it removes.
 		if (this.context.removals.isErasing(key))
 			return this.refused(board, key, value, "erasing", "the key is being erased (erase())");
-		const ruled = config.Rule.refuse(value as number);
+		const ruled = config.Rule.refuse?.(value as number);
 		if (ruled) return this.refused(board, key, value, ruled.reason, `${ruled.reason} (${ruled.advice})`);
-		this.roll(queue);
-		let slot = queue.slots.get(key);
+		const seq = queue.slots.get(key);
 		// Checked once, when the key first queues.
-		const keyRefusal = slot ? undefined : refuseKey(key, config.Store.maxKeyLength);
+		const keyRefusal = seq !== undefined ? undefined : refuseKey(key, config.Store.maxKeyLength);
 		if (keyRefusal !== undefined)
 			return this.refused(board, key, value, keyRefusal, `${keyRefusal} (the store cannot hold such a key)`);
-		const bounds = this.bounds.get(board);
+		const bounds = queue.bounds;
 		if (bounds) {
-			const bounded = bounds.refuse(key, value as number, slot?.remove === "only" ? undefined : slot?.value);
+			const state = seq !== undefined ? queue.states.get(seq) : undefined;
+			const previous = seq === undefined || state?.remove === "only" ? undefined : queue.values[seq - queue.base];
+			const bounded = bounds.refuse(key, value as number, previous);
 			if (bounded !== undefined)
 				return this.refused(board, key, value, bounded, boundRefusal(bounded, value as number, config));
 			bounds.accepted(key, value as number);
 		}
-		if (slot) {
-			if (slot.remove === "only") {
-				// Submitted after a removal: written after it, whatever was stored.
-				slot.value = value as number;
-				slot.remove = "first";
-			} else slot.value = config.Rule.merge(slot.value, value as number);
-		} else {
-			const periodEnd = config.Period ? queue.until : undefined;
-			slot = { store: queue.store, key, until: periodEnd, value: value as number, failures: 0 };
-			queue.enqueue(slot);
-			this.added();
-		}
-		if (!slot.record && config.VisibleTop > 0 && this.entersTop(board, slot)) {
-			queue.flag(slot);
-			this.context.kernel.Bus.publish(Topics.Prompt, board);
-		}
-		this.stats.Submitted += 1;
-		return true;
-	}
-
-	// The value now pending for a key enters the board's visible top on the cached page (O(1)).
-	private entersTop(board: string, slot: Slot): boolean {
-		return this.context.stages.Reader.entersTop?.(board, slot.store, slot.key, slot.value) === true;
+		return key;
 	}
 
 	pending(): number {
@@ -171,7 +195,7 @@ export class Queue implements QueueStage {
 	}
 
 	// A slot detached for a write, as the write carries it.
-	private writeOf(queue: BoardQueue, slot: Slot | undefined): PendingWrite | undefined {
+	private writeOf(queue: BoardQueue, slot: TakenSlot | undefined): PendingWrite | undefined {
 		if (slot === undefined) return undefined;
 		const board = queue.board.Name;
 		this.total -= 1;
@@ -194,16 +218,17 @@ export class Queue implements QueueStage {
 		if (this.closed || !queue) return false;
 		// The current period's value goes, as a submit now would land there.
 		this.roll(queue);
-		const slot = queue.slots.get(key);
-		if (slot) {
-			slot.value = 0;
-			slot.failures = 0;
-			slot.remove = "only";
+		const seq = queue.slots.get(key);
+		if (seq !== undefined) {
+			queue.values[seq - queue.base] = 0;
+			const state = queue.stateOf(seq);
+			state.failures = 0;
+			state.remove = "only";
 			// Newer than anything a late write lands.
-			slot.echo = undefined;
+			state.echo = undefined;
 		} else {
 			const periodEnd = queue.board.Period ? queue.until : undefined;
-			queue.enqueue({ store: queue.store, key, until: periodEnd, value: 0, failures: 0, remove: "only" });
+			queue.enqueue(queue.store, key, 0, periodEnd, { failures: 0, remove: "only" });
 			this.added();
 		}
 		return true;
@@ -259,10 +284,16 @@ export class Queue implements QueueStage {
 	}
 
 	// A board refused a submit: one warning per board and reason, counted, told on the Bus.
-	private refused(board: string, key: string | undefined, value: unknown, reason: string, message: string): false {
+	private refused(
+		board: string,
+		key: string | undefined,
+		value: unknown,
+		reason: string,
+		message: string,
+	): undefined {
 		this.warnings.once(board, reason, `submit refused, ${message}`);
 		this.stats.Refused += 1;
 		this.context.kernel.Bus.publish(Topics.Refused, board, key, value, reason);
-		return false;
+		return undefined;
 	}
 }

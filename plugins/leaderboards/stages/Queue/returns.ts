@@ -1,32 +1,27 @@
 import { Board, PendingWrite, storeOf } from "../../types";
-import { BoardQueue, Slot } from "./BoardQueue";
+import { BoardQueue } from "./BoardQueue";
+import { SlotState } from "./slots";
 
 // What a write brings back to its board's queue: a failed value (restore) and a settled request (settle).
 
 // A failed write's value goes back, merged into what was submitted since; true when it queued a new slot.
 export function restoreInto(queue: BoardQueue, store: string, write: PendingWrite, failures: number): boolean {
 	const rule = queue.board.Rule;
-	const newer = queue.stores.get(store)?.get(write.Key);
-	if (!newer) {
-		queue.enqueue({
-			store,
-			key: write.Key,
-			until: write.PeriodEnd,
-			value: write.Value,
-			failures,
-			remove: write.Remove,
-			echo: write,
-			record: write.Record,
-		});
+	const seq = queue.stores.get(store)?.get(write.Key);
+	if (seq === undefined) {
+		const state: SlotState = { failures, remove: write.Remove, echo: write, record: write.Record };
+		queue.enqueue(store, write.Key, write.Value, write.PeriodEnd, state);
 		return true;
 	}
+	const newer = queue.stateOf(seq);
 	// A removal queued since this write was taken supersedes it.
 	if (newer.remove) return false;
+	const index = seq - queue.base;
 	if (write.Remove) {
 		// What was submitted since is written after the removal, merged with what came before.
-		if (write.Remove === "first") newer.value = rule.merge(write.Value, newer.value);
+		if (write.Remove === "first") queue.values[index] = rule.merge(write.Value, queue.values[index]);
 		newer.remove = "first";
-	} else newer.value = rule.merge(write.Value, newer.value);
+	} else queue.values[index] = rule.merge(write.Value, queue.values[index]);
 	newer.failures = failures;
 	newer.echo = write;
 	if (write.Record) newer.record = true;
@@ -37,14 +32,15 @@ export function restoreInto(queue: BoardQueue, store: string, write: PendingWrit
 // because a late success left nothing to write.
 export function settleIn(queue: BoardQueue, write: PendingWrite, landed: boolean): boolean {
 	const store = storeOf(write);
-	const slot = queue.stores.get(store)?.get(write.Key);
-	const drop = landed && slot?.echo === write && landedOver(queue.board, slot, write);
+	const seq = queue.stores.get(store)?.get(write.Key);
+	const state = seq !== undefined ? queue.states.get(seq) : undefined;
+	const drop = landed && state?.echo === write && landedOver(queue, seq!, state, write);
 	queue.release(store, write.Key, drop);
 	return drop;
 }
 
 // Applies a late success to the slot it went back into; true when nothing is left to write.
-function landedOver(board: Board, slot: Slot, write: PendingWrite): boolean {
+function landedOver(queue: BoardQueue, seq: number, slot: SlotState, write: PendingWrite): boolean {
 	if (write.Remove) {
 		// The removal landed: a slot holding only it is done, one with a value writes just that.
 		if (slot.remove === "only") return true;
@@ -52,6 +48,8 @@ function landedOver(board: Board, slot: Slot, write: PendingWrite): boolean {
 		if (write.Remove === "only") return false;
 	}
 	// The store holds the landed value: the rule says what is left, and whether the store already covers it.
-	slot.value = board.Rule.unlanded(slot.value, write.Value);
-	return slot.remove === undefined && board.Rule.covers(write.Value, slot.value);
+	const board: Board = queue.board;
+	const index = seq - queue.base;
+	queue.values[index] = board.Rule.unlanded(queue.values[index], write.Value);
+	return slot.remove === undefined && board.Rule.covers(write.Value, queue.values[index]);
 }

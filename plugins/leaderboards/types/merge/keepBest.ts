@@ -9,10 +9,12 @@ export function keepBest(ascending: boolean): MergeRule {
 	return {
 		Kind: "KeepBest",
 		Ascending: ascending,
-		merge: (held, incoming) => (isBetter(held, incoming, ascending) ? held : incoming),
+		// isBetter(held, incoming, ascending) resolved once for the direction: the queue merges on every submit.
+		merge: ascending
+			? (held, incoming) => (held < incoming ? held : incoming)
+			: (held, incoming) => (held > incoming ? held : incoming),
 		write: (stored, value) => (stored !== undefined && !isBetter(value, stored, ascending) ? undefined : value),
 		unlanded: (pending) => pending,
 		covers: (landed, pending) => !isBetter(pending, landed, ascending),
-		refuse: () => undefined,
 	};
 }

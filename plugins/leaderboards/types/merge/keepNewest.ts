@@ -9,6 +9,5 @@ export function keepNewest(ascending: boolean): MergeRule {
 		write: (_, value) => value,
 		unlanded: (pending) => pending,
 		covers: (landed, pending) => pending === landed,
-		refuse: () => undefined,
 	};
 }

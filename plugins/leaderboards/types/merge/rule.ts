@@ -29,8 +29,8 @@ export interface MergeRule {
 	readonly unlanded: (pending: number, landed: number) => number;
 	/** The store holding `landed` makes writing `pending` (what unlanded left) unnecessary. */
 	readonly covers: (landed: number, pending: number) => boolean;
-	/** Why the rule refuses a submitted value (a warning's reason and its advice), or undefined. */
-	readonly refuse: (value: number) => Refusal | undefined;
+	/** Why the rule refuses a submitted value (a warning's reason and its advice), or undefined; absent on a rule that takes every value. */
+	readonly refuse?: (value: number) => Refusal | undefined;
 }
 
 /** candidate ranks strictly better than current on a board ranked `ascending`. */

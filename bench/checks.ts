@@ -1,0 +1,105 @@
+import { Kernel } from "../kernel";
+import { Backend, Leaderboards, attach } from "../plugins/leaderboards";
+import { Removals, refuseKey, refuseValue, subjectKey } from "../plugins/leaderboards/internal";
+import { Bounds } from "../plugins/leaderboards/stages/Queue/bounds";
+import { ReaderStage, Settings, Stages } from "../plugins/leaderboards/types";
+import { counted } from "../spec/gate/format";
+import { BenchRow, formatNumber, medianSeconds } from "./measure";
+
+/** A backend that answers at once, with a top page for the board whose visible top is asked. */
+const instant: Backend = {
+	integers: true,
+	maxKeyLength: 50,
+	set: () => true,
+	sorted: (_, __, count) => {
+		const rows = [];
+		for (let i = 1; i <= count; i++) rows.push({ Key: `top${i}`, Value: 1_000_000 - i });
+		return rows;
+	},
+};
+
+// The stages and settings behind the boards attach returned (the bench times them one by one).
+function insideOf(boards: Leaderboards) {
+	return boards as unknown as { stages: Stages; settings: Settings };
+}
+
+/**
+ * 4b. What each check in submit() costs, each timed alone over the submit() cost row's keys, net
+ * of the loop itself, runs alternating with the bare table's keep-best (median of 5): µs a call
+ * and how many bare keep-best updates that is. Informs (docs/benchmarks.md).
+ */
+export function submitChecksRow(calls: number, keyCount: number): BenchRow {
+	const keys = new Array<string>();
+	for (let i = 1; i <= keyCount; i++) keys.push(`k${i}`);
+	const boards = attach(new Kernel({ bindToClose: false }), {
+		Boards: { Kills: {}, Shown: {}, Coins: { Sum: true, MinValue: 0, MaxValue: 1e9 } },
+		Backend: instant,
+		SkipLoop: true,
+	});
+	const { stages, settings } = insideOf(boards);
+	const kills = settings.boards.get("Kills")!;
+	const coins = settings.boards.get("Coins")!;
+	const reader: ReaderStage = stages.Reader;
+	const removals = new Removals(new Kernel({ bindToClose: false }));
+	const bounds = new Bounds(coins, settings.clock);
+	boards.top("Shown"); // a cached page: the visible top is asked of it
+	const cases: [string, (key: string) => unknown][] = [
+		["submit()", (key) => boards.submit("Kills", key, 1)],
+		["subject", (key) => subjectKey(key)],
+		["value", () => refuseValue(1, kills.Encoding.Integers, kills.Encoding.Limit)],
+		["erasing", (key) => removals.isErasing(key)],
+		["Sum rule", () => coins.Rule.refuse!(1)],
+		["new key", (key) => refuseKey(key, 50)],
+		["bounds", (key) => bounds.refuse(key, 1, 0)],
+		["merge", () => kills.Rule.merge(500, 1)],
+		["visible top, no page", (key) => reader.entersTop!("Kills", "Kills", key, 1)],
+		["visible top, a page", (key) => reader.entersTop!("Shown", "Shown", key, 1)],
+	];
+	// Each case's body is called with the loop's key: the empty loop calls one that does nothing, so a
+	// case's time net of it is the check's own (its call included).
+	const loop = (body: (key: string) => unknown) => () => {
+		for (let i = 0; i < calls; i++) body(keys[i % keyCount]);
+	};
+	const bare = () => {
+		const best = new Map<string, number>();
+		for (let i = 0; i < calls; i++) {
+			const key = keys[i % keyCount];
+			const value = i % 1000;
+			const held = best.get(key);
+			if (held === undefined || value > held) best.set(key, value);
+		}
+	};
+	const median = (fn: () => void, runs: number[]) => {
+		runs.push(medianSeconds(1, fn));
+		return runs;
+	};
+	const empty = new Array<number>();
+	const bares = new Array<number>();
+	const timed = cases.map(() => new Array<number>());
+	for (let run = 0; run < 5; run++) {
+		median(
+			loop(() => undefined),
+			empty,
+		);
+		median(bare, bares);
+		cases.forEach(([, body], index) => median(loop(body), timed[index]));
+	}
+	const middle = (runs: number[]) => {
+		runs.sort();
+		return runs[2];
+	};
+	const loopSeconds = middle(empty);
+	const bareSeconds = middle(bares) - loopSeconds;
+	const parts = cases.map(([name], index) => {
+		const seconds = math.max(middle(timed[index]) - loopSeconds, 0);
+		return `${name} ${formatNumber((seconds / calls) * 1e6, 3)} µs (${formatNumber(seconds / bareSeconds, 1)})`;
+	});
+	return {
+		name: `submit()'s checks, each alone: ${counted(calls, "call")}`,
+		ours: parts.join("; "),
+		baseline: `${formatNumber((bareSeconds / calls) * 1e6, 3)} µs (bare table keep-best, net of the loop)`,
+		ratio: "in ( ): bare keep-best updates",
+		bound: "none: informs (docs/benchmarks.md)",
+		met: undefined,
+	};
+}
