@@ -24,6 +24,7 @@ import {
 } from "./contracts";
 import {
 	Board,
+	DEFAULT_PREFIX,
 	LONGEST_PERIOD,
 	MAX_DOUBLE,
 	PERIOD_ID_LENGTH,
@@ -41,7 +42,7 @@ export const DEFAULTS = {
 	ShutdownSeconds: 10,
 	RequestSeconds: 10,
 	WritesInFlight: 8,
-	StorePrefix: "CKBoard_",
+	StorePrefix: DEFAULT_PREFIX,
 	Ascending: false,
 	KeepBest: true,
 	MaxEntries: 100,

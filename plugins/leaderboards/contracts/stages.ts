@@ -104,9 +104,9 @@ export interface ReaderStage extends Service {
 	erase?(key: string): void;
 	/**
 	 * Whether a value submitted for key (a Sum board's: added to its value on the page) enters the
-	 * board's visible top (VisibleTop) on the cached page of `store`, the current period's. O(1).
+	 * board's visible top (VisibleTop) on the cached page of `storage`, the current period's. O(1).
 	 */
-	entersTop?(board: string, store: string, key: string, value: number): boolean;
+	entersTop?(board: string, storage: string, key: string, value: number): boolean;
 	/** A record another server stored (sent at Unix seconds `sent`): patched into the cached page, when newer. */
 	patch?(board: string, period: string | undefined, key: string, value: number, sent: number): void;
 }
@@ -129,7 +129,7 @@ export interface SharedPage {
 /** Pages: one read of a board's top page per refresh for the whole experience (a MemoryStore hash map item). */
 export interface PagesStage extends Service {
 	/** Yields. The page of a storage name, shared or read; undefined when no page could be had. */
-	read(board: Board, store: string, count: number): SharedPage | undefined;
+	read(board: Board, storage: string, count: number): SharedPage | undefined;
 	/** Yields. Drops an erased key from every shared page that holds it; false when MemoryStore failed. */
 	erase?(key: string): boolean;
 }
