@@ -425,7 +425,7 @@ describe("friends()", () => {
 			'[Leaderboards] "Nope": friends() names no board (the boards: BestTime, Kills); this warning shows once per board',
 		]);
 		expect(() => boards.friends("Kills", "guild")).toThrow(
-			'Leaderboards: friends() player must be a Player, a session with a Player or a UserId (got "guild")',
+			'Leaderboards: friends() player must be a Player, this game\'s User, a session with a Player or a UserId (got "guild")',
 		);
 		expect(() => boards.friends("Kills", 0)).toThrow("(got 0)");
 		const { boards: bare } = boardsWith({
