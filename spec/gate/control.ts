@@ -164,6 +164,8 @@ export interface HeadlessGate {
 		/** Ordered store requests made, of one method or all (standard stores: `standard.calls`). */
 		calls: (method?: string) => number;
 		throttled: () => number;
+		/** Requests of a type ("OrderedRead", ...) every server spent since the last reset: N keys of a BatchGetAsync are N OrderedRead. */
+		spent: (kind: string) => number;
 		/** The run's server's budget of a request type ("OrderedRead", ...): what GetRequestBudgetForRequestType returns. */
 		budget: (kind: string) => number;
 		/** Requests of a type the experience level has left now (shared by every server and Open Cloud). */
