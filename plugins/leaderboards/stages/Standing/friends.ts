@@ -1,4 +1,5 @@
-import { Board, Entry, PlayerLookup, isBetter } from "../../types";
+import { Board, Entry, PlayerLookup } from "../../contracts";
+import { isBetter } from "../../core";
 import { Answers } from "./Answers";
 import { friendsWhoPlayed } from "./played";
 import { FriendsBoard, StandingReads } from "./reads";

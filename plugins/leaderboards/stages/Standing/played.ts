@@ -1,4 +1,4 @@
-import { PlayerLookup } from "../../types";
+import { PlayerLookup } from "../../contracts";
 
 /**
  * The user ids of the player's friends who played this game (Player:GetFriendsWhoPlayedAsync,
