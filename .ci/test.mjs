@@ -93,8 +93,11 @@ const phases = [
 	{ name: "docs check", argv: [".ci/docs.mjs"] },
 	{
 		name: "tool tests",
-		argv: ["--test", "--test-reporter", "dot", "cli/test/"],
-		skip: pattern !== undefined || other ? "a pattern run (node --test cli/test/ runs them)" : undefined,
+		argv: ["--test", "--test-reporter", "dot", "cli/test/", "spec/gate/tool/test/"],
+		skip:
+			pattern !== undefined || other
+				? "a pattern run (node --test cli/test/ spec/gate/tool/test/ runs them)"
+				: undefined,
 	},
 	{
 		name: "packages",
