@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // The fixture games (examples/games) as a game's CI runs them (issue 43): each is copied to
-// dist/games/<name>, gets its packages the way it would (the gate's tarball and the npm
-// package through npm, from npm's cache when it has them; the Luau game's Leaderboards
-// laid out as `wally install` does, since the Wally CLI cannot run here), and runs its
-// specs with the one command, `npx leaderboards-gate test`. Then the tool's own tests of
-// the installed games (spec/gate/tool/games/): a deliberately failing spec in each.
+// dist/games/<name> and runs the `run:` steps of its own GitHub Actions workflow
+// (.github/workflows/test.yml, the one docs/testing.md shows) in order, but the installs:
+// `npm ci` installs the gate's tarball and the npm package through npm instead (neither is
+// published; npm's cache first, the registry only for what it lacks), and `wally install`
+// lays the Leaderboards package out as Wally does (its CLI cannot run here). Then the
+// tool's own tests of the installed games (spec/gate/tool/games/): a deliberately failing
+// spec in each.
 // Ends with `N passed, N failed`; exit 1 on any failure.
 //
 //   node .ci/games.mjs            after node .ci/package.mjs (dist/npm, dist/wally, the gate tarball)
@@ -20,7 +22,7 @@ import { installWally } from "./wally-install.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const dist = join(root, "dist");
-export const GAMES = join(dist, "games");
+const GAMES = join(dist, "games");
 const say = (line) => process.stdout.write(`${line}\n`);
 
 function npm(args, cwd) {
@@ -43,15 +45,31 @@ function installLuau(dir) {
 	npm([...INSTALL, join(dist, GATE_TARBALL)], dir);
 }
 
-export const games = [
-	{ name: "rbxts", install: installRbxts },
-	{ name: "luau", install: installLuau },
-];
+const INSTALLS = {
+	"npm ci": (dir) => {
+		const tarballs = [join(dist, GATE_TARBALL)];
+		const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+		if (manifest.dependencies?.["@rbxts/leaderboards"]) {
+			npm(["pack", "--silent", "--pack-destination", dist, join(dist, "npm")], root);
+			const library = JSON.parse(readFileSync(join(dist, "npm", "package.json"), "utf8"));
+			tarballs.push(join(dist, `rbxts-leaderboards-${library.version}.tgz`));
+		}
+		npm([...INSTALL, ...tarballs], dir);
+	},
+	"wally install": (dir) =>
+		installWally(parse(readFileSync(join(root, "wally.toml"), "utf8")), join(dist, "wally"), dir),
+};
 
-// Runs `npx leaderboards-gate test` in a game: its output passes through; returns the summary counts.
-function test(dir) {
+// The `run:` steps of the game's workflow.
+function steps(dir) {
+	const workflow = readFileSync(join(dir, ".github", "workflows", "test.yml"), "utf8");
+	return [...workflow.matchAll(/^\s*- run: (.+)$/gm)].map((match) => match[1].trim());
+}
+
+// Runs a step in a game: its output passes through; returns the summary counts it ended with.
+function run(step, dir) {
 	return new Promise((done) => {
-		const child = spawn("npx", ["leaderboards-gate", "test"], { cwd: dir, stdio: ["ignore", "pipe", "inherit"] });
+		const child = spawn(step, { cwd: dir, shell: true, stdio: ["ignore", "pipe", "inherit"] });
 		let tail = "";
 		child.stdout.on("data", (chunk) => {
 			process.stdout.write(chunk);
@@ -59,7 +77,7 @@ function test(dir) {
 		});
 		child.on("close", (code) => {
 			const summary = SUMMARY.exec(tail.trimEnd().split("\n").pop() ?? "");
-			const [passed, failed] = summary ? [Number(summary[1]), Number(summary[2])] : [0, 1];
+			const [passed, failed] = summary ? [Number(summary[1]), Number(summary[2])] : [0, 0];
 			done({ passed, failed: failed + (code !== 0 && failed === 0 ? 1 : 0) });
 		});
 	});
@@ -69,18 +87,24 @@ async function main() {
 	if (!existsSync(join(dist, GATE_TARBALL)) || !existsSync(join(dist, "wally")))
 		throw new Error("games: build the packages first: node .ci/package.mjs");
 	const total = { passed: 0, failed: 0 };
-	for (const game of games) {
-		const dir = join(GAMES, game.name);
+	for (const game of ["rbxts", "luau"]) {
+		const dir = join(GAMES, game);
 		rmSync(dir, { recursive: true, force: true });
 		mkdirSync(dir, { recursive: true });
-		cpSync(join(root, "examples", "games", game.name), dir, { recursive: true });
-		const started = performance.now();
-		game.install(dir);
-		say(`games: installed ${relative(root, dir)} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-		say(`games: ${relative(root, dir)}$ npx leaderboards-gate test`);
-		const { passed, failed } = await test(dir);
-		total.passed += passed;
-		total.failed += failed;
+		cpSync(join(root, "examples", "games", game), dir, { recursive: true });
+		for (const step of steps(dir)) {
+			const started = performance.now();
+			const install = INSTALLS[step];
+			say(`games: ${relative(root, dir)}$ ${step}${install ? " (from dist/, as below)" : ""}`);
+			if (install) {
+				install(dir);
+				say(`games: installed in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+				continue;
+			}
+			const { passed, failed } = await run(step, dir);
+			total.passed += passed;
+			total.failed += failed;
+		}
 	}
 	// The tool's own tests of the installed games: a deliberately failing spec in each.
 	const tests = spawnSync(process.execPath, ["--test", "--test-reporter", "dot", "spec/gate/tool/games/"], {
@@ -93,4 +117,4 @@ async function main() {
 	process.exitCode = total.failed > 0 || total.passed === 0 ? 1 : 0;
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) await main();
+await main();

@@ -2,14 +2,15 @@
 // packed into dist/leaderboards-gate.tgz (installs like a registry package until it is
 // published). It holds spec/gate's runner and engine, its VM (luau-web) and the jest-lua
 // runtime as dependencies, the `leaderboards-gate` bin (spec/gate/tool/gate.mjs), and for
-// specs: the control's typings (control.d.ts, from spec/gate/control.ts) with the compiled
+// specs: the control's typings (lib/index.d.ts, from spec/gate/control.ts) with the compiled
 // headlessGate() as the package's module, which its default.project.json alone puts in a
-// place. Never part of the runtime package.
+// place, and their Luau types (HeadlessGate.luau). Never part of the runtime package.
 
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import ts from "typescript";
+import { luauTypes } from "./luau-types.mjs";
 
 // What the package runs: run.mjs and the modules it imports, the engine, the summary and the tool.
 const RUNNER = ["run.mjs", "command.mjs", "heap.mjs", "stdout.mjs", "front.mjs", "specfiles.mjs", "summary.lua"];
@@ -42,6 +43,16 @@ export function buildGate(root, dist, pkg) {
 	writeFileSync(join(out, "lib", "init.luau"), compiledControl(root));
 	const control = readFileSync(join(gate, "control.ts"), "utf8");
 	writeFileSync(join(out, "lib", "index.d.ts"), ts.transpileDeclaration(control, {}).outputText);
+	// The control's Luau types, for a Luau game's editor: generated from the typings just written.
+	const types = luauTypes(join(out, "lib", "index.d.ts"), {
+		strict: true,
+		noLib: true,
+		typeRoots: [join(root, "node_modules", "@rbxts")],
+	});
+	writeFileSync(
+		join(out, "HeadlessGate.luau"),
+		types.text.replace("(npm run build:wally)", "(npm run build:gate, from spec/gate/control.ts)"),
+	);
 	writeFileSync(
 		join(out, "default.project.json"),
 		`${JSON.stringify({ name: "leaderboards-gate", tree: { $path: "lib" } }, null, "\t")}\n`,
