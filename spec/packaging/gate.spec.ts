@@ -41,11 +41,17 @@ describeGate("the gate's package, @rbxts/leaderboards-gate", () => {
 				.listDirectory("dist/gate/lib")!
 				.map((entry) => entry.name)
 				.sort(),
-		).toEqual(["HeadlessGate.luau", "index.d.ts", "init.luau"]);
+		).toEqual(["index.d.ts", "init.luau"]);
 		expect(`${tool.main} ${tool.types}`).toBe("lib/init.luau lib/index.d.ts");
 		expect(
 			gate!.readFile("dist/gate/lib/index.d.ts")!.find("export interface HeadlessGate", 1, true)[0],
 		).toBeDefined();
+	});
+
+	it("ships the control's Luau types for a Luau game's specs (HeadlessGate.luau, outside the place)", () => {
+		const types = gate!.readFile("dist/gate/HeadlessGate.luau")!;
+		for (const name of ["HeadlessGate", "GateServer", "FaultRule"])
+			expect(types.find(`export type ${name} = {`, 1, true)[0]).toBeDefined();
 	});
 
 	it("is no part of the runtime package, which holds nothing of the gate", () => {
