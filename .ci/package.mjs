@@ -109,8 +109,8 @@ function buildNpm() {
 	);
 }
 
-// The Luau types, from the declarations the npm build just emitted.
-function generateTypes() {
+// The Luau types, from the declarations the npm build just emitted: the package entry's, or `entry`'s.
+function generateTypes(entry = pkg.types) {
 	const config = ts.getParsedCommandLineOfConfigFile(
 		join(root, "tsconfig.package.json"),
 		{},
@@ -121,7 +121,7 @@ function generateTypes() {
 			},
 		},
 	);
-	return luauTypes(join(dist, "npm", pkg.types), config.options);
+	return luauTypes(join(dist, "npm", entry), config.options);
 }
 
 // The Wally package: the same Luau with the roblox-ts runtime (RuntimeLib,
@@ -137,7 +137,24 @@ function buildWally() {
 		filter: (path) => !path.endsWith(".d.ts") && !path.endsWith("package.json"),
 	});
 	const types = generateTypes();
-	writeFileSync(join(src, "Types.luau"), types.text);
+	// The stage author's entry (@rbxts/leaderboards/extend), typed the same way, is the package's Extend field.
+	const extend = generateTypes(pkg.typesVersions["*"].extend[0]);
+	writeFileSync(
+		join(src, "ExtendTypes.luau"),
+		extend.text.replace(
+			"--- What require(Leaderboards) returns.",
+			"--- Leaderboards.Extend: what a game's own stage uses.",
+		),
+	);
+	writeFileSync(
+		join(src, "Types.luau"),
+		types.text
+			.replace("\n\n", "\n\nlocal ExtendTypes = require(script.Parent.ExtendTypes)\n\n")
+			.replace(
+				"export type Package = {\n",
+				"export type Package = {\n\t--- What a game's own stage (options.Stages) uses: @rbxts/leaderboards/extend in roblox-ts.\n\tExtend: ExtendTypes.Package,\n",
+			),
+	);
 	// Wally forwards the entry's `export type`s into the link module a game requires.
 	const forwards = types.exported.map((name) => {
 		const parameters = types.parameters[name];
@@ -158,7 +175,10 @@ local Types = require(script.Types)
 
 ${forwards.join("\n")}
 
-return (TS.import(script, script, "plugins", "leaderboards") :: any) :: Types.Package
+local Package = TS.import(script, script, "plugins", "leaderboards")
+-- A game's own stage (options.Stages) takes what it needs from here; roblox-ts: @rbxts/leaderboards/extend.
+Package.Extend = TS.import(script, script, "plugins", "leaderboards", "extend")
+return (Package :: any) :: Types.Package
 `,
 	);
 	writeJson(join(dist, "checks", "luau-types.json"), { surface: types.surface, exported: types.exported });
