@@ -1,0 +1,85 @@
+// The erasure's records as docs/manifest.md lays them out, and as the game's own
+// erasure writes them (plugins/leaderboards/stages/Eraser/record.ts):
+//
+//   erasure:<key>  { Version, Key, Requested, State = "pending" | "done", Removed, Remaining,
+//                    Holder, Until (the lease of whoever works on it), Finished (with "done") }
+//   erasures       { Version, Pending = { keys } }
+//
+// A store is named without a MemoryStore shard's ".i/N" suffix, so either side resumes
+// what the other left. The tool takes the lease as a game server does: a record a live
+// holder has (Until still to come) is not touched.
+
+import { randomUUID } from "node:crypto";
+import { listOf } from "./manifest.mjs";
+
+export const INDEX_KEY = "erasures";
+const VERSION = 1;
+/** Seconds a lease lasts unrenewed: a holder that died is replaced this long after its last write. */
+export const LEASE_SECONDS = 60;
+/** The holder writes its progress, renewing the lease, at least this often. */
+export const PROGRESS_SECONDS = 20;
+
+/** The record's key in the manifest. */
+export const recordKey = (user) => `erasure:${user}`;
+
+/** This run of the tool, as a lease names its holder. */
+export const TOOL_HOLDER = `leaderboards-cli ${randomUUID()}`;
+
+const union = (a, b) => [...new Set([...a, ...b])];
+const names = (list) => listOf(list).map(String);
+
+/** Whether another holder's lease on a record still runs at `now`. */
+export function heldElsewhere(record, now) {
+	return record?.Holder !== undefined && record.Holder !== TOOL_HOLDER && (record.Until ?? 0) > now;
+}
+
+/** The record pending and leased to this tool, with `stores` added to what is still to do. */
+export function leased(record, user, now, stores) {
+	const removed = names(record?.Removed);
+	return {
+		...(record ?? {}),
+		Version: VERSION,
+		Key: user,
+		Requested: record?.Requested ?? Math.floor(now),
+		State: "pending",
+		Removed: removed,
+		Remaining: union(names(record?.Remaining), stores).filter((name) => !removed.includes(name)),
+		Holder: TOOL_HOLDER,
+		Until: Math.floor(now) + LEASE_SECONDS,
+	};
+}
+
+/** The record with `done` moved from Remaining to Removed and the lease renewed. */
+export function progressed(record, done, now) {
+	return {
+		...record,
+		Removed: union(names(record.Removed), done),
+		Remaining: names(record.Remaining).filter((name) => !done.includes(name)),
+		Until: Math.floor(now) + LEASE_SECONDS,
+	};
+}
+
+/** The record with its lease let go, its progress kept: any server (or the tool again) resumes it. */
+export function handedBack(record) {
+	const { Holder: _holder, Until: _until, ...rest } = record;
+	return rest;
+}
+
+/** The record done: Finished set, nothing remaining, no lease. */
+export function finished(record, now) {
+	return { ...handedBack(record), State: "done", Remaining: [], Finished: Math.floor(now) };
+}
+
+/** The index with `user` added or taken out; undefined when it already says so (no write). */
+export function indexWith(index, user, add) {
+	const pending = names(index?.Pending);
+	if (pending.includes(user) === add) return undefined;
+	return {
+		...(index ?? {}),
+		Version: VERSION,
+		Pending: add ? [...pending, user] : pending.filter((other) => other !== user),
+	};
+}
+
+/** Whether the tool holds the record's lease. */
+export const mine = (record) => record?.State === "pending" && record.Holder === TOOL_HOLDER;
