@@ -36,6 +36,8 @@ export async function main(
 		stdout.write(`${usage(parsed.command)}\n`);
 		return 0;
 	}
+	// No command at all: the usage, as a usage error.
+	if (parsed.usage) stderr.write(`${usage()}\n\n`);
 	if (parsed.problem) return usageError(parsed.problem);
 	const { command, values, args } = parsed;
 

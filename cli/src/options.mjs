@@ -184,10 +184,12 @@ function readValue(flag, text) {
  */
 export function parse(argv) {
 	const [command, ...rest] = argv;
-	if (command === undefined || command === "--help" || command === "-h") return { help: true };
-	if (command.startsWith("-")) return { problem: `a command comes first (${Object.keys(COMMANDS).join(", ")})` };
-	const spec = COMMANDS[command];
-	if (!spec) return { problem: `unknown command ${command} (${Object.keys(COMMANDS).join(", ")})` };
+	const commands = Object.keys(COMMANDS);
+	if (command === "--help" || command === "-h") return { help: true };
+	if (command === undefined) return { problem: `no command: give one of ${commands.join(", ")}`, usage: true };
+	if (command.startsWith("-")) return { problem: `a command comes first (${commands.join(", ")})` };
+	const spec = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+	if (!spec) return { problem: `unknown command ${command}${guess(command, commands, "")} (${commands.join(", ")})` };
 	const flags = [...spec.options, ...COMMON];
 	const options = { help: { type: "boolean", short: "h" } };
 	for (const flag of flags) options[flag.name] = { type: flag.value ? "string" : "boolean" };
@@ -195,7 +197,7 @@ export function parse(argv) {
 	try {
 		parsed = parseArgs({ args: rest, options, allowPositionals: true, strict: true });
 	} catch (error) {
-		return { problem: problemOf(error) };
+		return { problem: problemOf(error, flags) };
 	}
 	if (parsed.values.help) return { help: true, command };
 	const values = {};
@@ -221,12 +223,14 @@ export function parse(argv) {
 	return { command, values, args: Object.fromEntries(spec.args.map((name, i) => [name, args[i]])) };
 }
 
-// util.parseArgs's errors in the words of the project's programs.
-function problemOf(error) {
+// util.parseArgs's errors in the words of the project's programs; a near miss names the flag meant.
+function problemOf(error, flags) {
 	const option = /'(-{1,2}[^' ]+)/.exec(error.message)?.[1];
 	switch (error.code) {
 		case "ERR_PARSE_ARGS_UNKNOWN_OPTION":
-			return `unknown option ${option ?? error.message}`;
+			return option
+				? `unknown option ${option}${guess(option.replace(/^-+/, ""), [...flags.map((flag) => flag.name), "help"], "--")}`
+				: `unknown option ${error.message}`;
 		case "ERR_PARSE_ARGS_INVALID_OPTION_VALUE":
 			return /does not take an argument/.test(error.message)
 				? `${option} takes no value`
@@ -234,4 +238,29 @@ function problemOf(error) {
 		default:
 			return error.message;
 	}
+}
+
+// Edits (insertions, deletions, substitutions, a swap of neighbours) from one word to another.
+function distance(a, b) {
+	const rows = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
+	for (let j = 1; j <= b.length; j++) rows[0][j] = j;
+	for (let i = 1; i <= a.length; i++)
+		for (let j = 1; j <= b.length; j++) {
+			const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+			rows[i][j] = Math.min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost);
+			if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+				rows[i][j] = Math.min(rows[i][j], rows[i - 2][j - 2] + 1);
+		}
+	return rows[a.length][b.length];
+}
+
+/** ": did you mean <prefix><name>?" for the closest name a typo's length allows (a third of it, 1 at least), else "". */
+function guess(word, names, prefix) {
+	const allowed = Math.max(1, Math.floor(word.length / 3));
+	let best;
+	for (const name of names) {
+		const edits = distance(word.toLowerCase(), name);
+		if (edits <= allowed && (!best || edits < best.edits)) best = { name, edits };
+	}
+	return best ? `: did you mean ${prefix}${best.name}?` : "";
 }
