@@ -8,18 +8,21 @@
 //                     the item's numeric sort key
 
 import { CloudError } from "./cloud.mjs";
+import { CONTRACT } from "./contract.mjs";
 import { encodingOf } from "./encodings.mjs";
 import { listOf } from "./manifest.mjs";
 import { RESETS, periodFor, periodAt } from "./periods.mjs";
 
-const PAGE = 100;
-const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+/** The most a list page holds, ordered entries and sorted map items alike. */
+const PAGE = CONTRACT.PageSize;
+const { Weekdays } = CONTRACT.Periods;
+const SEPARATOR = CONTRACT.Names.PeriodSeparator;
 
 // The manifest's WeekStart (0..6, 0 = Sunday; a day's name is read too); absent, the library's default: Monday.
 function weekStart(value) {
-	if (typeof value === "string" && WEEKDAYS.includes(value)) return WEEKDAYS.indexOf(value);
-	return typeof value === "number" ? value : 1;
-} // the most a list page holds, ordered entries and sorted map items alike
+	if (typeof value === "string" && Weekdays.includes(value)) return Weekdays.indexOf(value);
+	return typeof value === "number" ? value : CONTRACT.Periods.WeekStart;
+}
 
 /** Which shard of N a key lives on, as the library's MemoryStore backend works it out (0-based). */
 export function shardOf(key, shards) {
@@ -91,7 +94,7 @@ export class Board {
 
 	/** The store name of a period: Prefix .. Storage [.. "@" .. id]. */
 	storeName(periodId) {
-		return this.prefix + this.storage + (periodId === undefined ? "" : `@${periodId}`);
+		return this.prefix + this.storage + (periodId === undefined ? "" : SEPARATOR + periodId);
 	}
 
 	/** The maps of a MemoryStore period (one, or one a shard); the store itself on OrderedDataStores. */
@@ -307,7 +310,7 @@ export function resolveStore(boards, name) {
 		let rest = name.slice(base.length);
 		if (board.backend === "MemoryStore") rest = rest.replace(/\.\d+\/\d+$/, "");
 		let periodId;
-		if (rest.startsWith("@") && board.rule) periodId = rest.slice(1);
+		if (rest.startsWith(SEPARATOR) && board.rule) periodId = rest.slice(SEPARATOR.length);
 		else if (rest !== "") continue;
 		if (!found || base.length > found.base.length)
 			found = { board, periodId, store: board.storeName(periodId), base };

@@ -14,6 +14,8 @@
 // Paths, scopes and budgets are the openapi's (reference/cloud/openapi.json) and
 // the data store limits page's (cloud-services/data-stores/error-codes-and-limits).
 
+import { CONTRACT } from "./contract.mjs";
+
 /** Each operation: its permission scopes (x-roblox-scopes) and the budget it spends. */
 export const OPERATIONS = Object.freeze({
 	ListOrderedDataStoreEntries: { scopes: ["universe.ordered-data-store.scope.entry:read"], budget: "OrderedList" },
@@ -68,11 +70,11 @@ export class Cloud {
 		return `/cloud/v2/universes/${segment(this.universe)}/${parts.join("/")}`;
 	}
 
-	orderedEntries(store, scope = "global") {
+	orderedEntries(store, scope = CONTRACT.Names.Scope) {
 		return this.universePath("ordered-data-stores", segment(store), "scopes", segment(scope), "entries");
 	}
 
-	standardEntries(store, scope = "global") {
+	standardEntries(store, scope = CONTRACT.Names.Scope) {
 		return this.universePath("data-stores", segment(store), "scopes", segment(scope), "entries");
 	}
 

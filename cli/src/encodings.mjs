@@ -8,19 +8,23 @@
 //   none         the values themselves (a Big board on MemoryStore stores the number).
 //
 // A board's storage name carries its encoding's tag (the manifest's `Storage`),
-// so the tag alone says how to read it. spec/cli/encodings.spec.ts encodes with
-// the library in the gate and decodes with this file, so the two never drift.
+// so the tag alone says how to read it. The constants are the contract's
+// (cli/src/contract.mjs); spec/cli/encodings.spec.ts encodes with the library in
+// the gate and decodes with this file, so the two never drift.
 
+import { CONTRACT } from "./contract.mjs";
+
+const { Big, Earliest } = CONTRACT.Encodings;
 /** Mantissa steps an exponent holds: 2^41 (the leading bit is implied). */
-const STEP = 2 ** 41;
+const STEP = Big.Step;
 /** frexp's lowest exponent: 0.5 x 2^-1073 is the smallest subnormal. */
-const LOWEST = -1073;
-const HIGHEST = 1024;
+const LOWEST = Big.LowestExponent;
+const HIGHEST = Big.HighestExponent;
 /** The largest code: the largest double's. */
 export const BIG_TOP = (HIGHEST - LOWEST + 1) * STEP;
 
 /** Ticks (seconds) a tie-break folds in, by the span a board's values live in. */
-export const TIE_SPANS = { Hourly: 1e4, Daily: 1e5, Weekly: 1e6, Monthly: 1e7, Yearly: 1e8, AllTime: 1e9 };
+export const TIE_SPANS = Earliest.Spans;
 
 // 2^n exactly, for any n a double's exponent takes (-1074 .. 1023), built from its bits.
 const bits = new DataView(new ArrayBuffer(8));
@@ -68,8 +72,8 @@ export function decodeEarliest(stored, span) {
  */
 export function encodingOf(board) {
 	const storage = String(board.Storage ?? "");
-	if (storage.endsWith("#Big")) return { kind: "Big", decode: decodeBig };
-	if (storage.endsWith("#Earliest")) {
+	if (storage.endsWith(Big.Tag)) return { kind: "Big", decode: decodeBig };
+	if (storage.endsWith(Earliest.Tag)) {
 		const span = TIE_SPANS[board.Reset ?? "AllTime"];
 		if (span === undefined) throw new Error(`the manifest gives ${board.Name ?? "a board"} an unknown Reset`);
 		return { kind: "Earliest", span, decode: (stored) => decodeEarliest(stored, span) };

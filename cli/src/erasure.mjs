@@ -10,17 +10,18 @@
 // holder has (Until still to come) is not touched.
 
 import { randomUUID } from "node:crypto";
-import { listOf } from "./manifest.mjs";
+import { CONTRACT, missingFields } from "./contract.mjs";
+import { ManifestError, listOf } from "./manifest.mjs";
 
-export const INDEX_KEY = "erasures";
-const VERSION = 1;
+export const INDEX_KEY = CONTRACT.Names.Keys.Erasures;
+const VERSION = CONTRACT.Version;
 /** Seconds a lease lasts unrenewed: a holder that died is replaced this long after its last write. */
-export const LEASE_SECONDS = 60;
+export const LEASE_SECONDS = CONTRACT.Leases.Seconds;
 /** The holder writes its progress, renewing the lease, at least this often. */
-export const PROGRESS_SECONDS = 20;
+export const PROGRESS_SECONDS = CONTRACT.Leases.ProgressSeconds;
 
 /** The record's key in the manifest. */
-export const recordKey = (user) => `erasure:${user}`;
+export const recordKey = (user) => CONTRACT.Names.Keys.Erasure + user;
 
 /** This run of the tool, as a lease names its holder. */
 export const TOOL_HOLDER = `leaderboards-cli ${randomUUID()}`;
@@ -33,10 +34,20 @@ export function heldElsewhere(record, now) {
 	return record?.Holder !== undefined && record.Holder !== TOOL_HOLDER && (record.Until ?? 0) > now;
 }
 
+// A record as the tool writes it, checked against the contract's shape first.
+function shaped(record) {
+	const missing = missingFields("ErasureRecord", record);
+	if (missing.length > 0)
+		throw new ManifestError(
+			`the tool would write an erasure record without ${missing.join(", ")}: a bug in the tool`,
+		);
+	return record;
+}
+
 /** The record pending and leased to this tool, with `stores` added to what is still to do. */
 export function leased(record, user, now, stores) {
 	const removed = names(record?.Removed);
-	return {
+	return shaped({
 		...(record ?? {}),
 		Version: VERSION,
 		Key: user,
@@ -46,17 +57,17 @@ export function leased(record, user, now, stores) {
 		Remaining: union(names(record?.Remaining), stores).filter((name) => !removed.includes(name)),
 		Holder: TOOL_HOLDER,
 		Until: Math.floor(now) + LEASE_SECONDS,
-	};
+	});
 }
 
 /** The record with `done` moved from Remaining to Removed and the lease renewed. */
 export function progressed(record, done, now) {
-	return {
+	return shaped({
 		...record,
 		Removed: union(names(record.Removed), done),
 		Remaining: names(record.Remaining).filter((name) => !done.includes(name)),
 		Until: Math.floor(now) + LEASE_SECONDS,
-	};
+	});
 }
 
 /** The record with its lease let go, its progress kept: any server (or the tool again) resumes it. */
@@ -67,7 +78,7 @@ export function handedBack(record) {
 
 /** The record done: Finished set, nothing remaining, no lease. */
 export function finished(record, now) {
-	return { ...handedBack(record), State: "done", Remaining: [], Finished: Math.floor(now) };
+	return shaped({ ...handedBack(record), State: "done", Remaining: [], Finished: Math.floor(now) });
 }
 
 /** The index with `user` added or taken out; undefined when it already says so (no write). */

@@ -1,16 +1,14 @@
 // The manifest the library writes (docs/manifest.md, the contract): a standard
 // DataStore named StorePrefix .. "Manifest" (default CKBoard_Manifest), scope
-// "global", with the keys
-//
-//   layout               { Version = 1, StorePrefix, Updated, Boards = { [name] = { Backend, Prefix, Shards,
-//                          Storage, Values, TieBreak, Reset, ResetOffset, WeekStart, Ascending, Sum, KeepBest } } }
-//   periods:<Storage>    { Version = 1, Ids = { period ids, ascending } }
-//   erasure:<key>        { Version = 1, Key, Requested, State = "pending" | "done", Removed, Remaining }
-//   erasures             { Version = 1, Pending = { keys } }
+// "global", with the keys layout, periods:<Storage>, erasure:<key> and erasures,
+// whose names and record shapes are the contract's (cli/src/contract.mjs).
 //
 // Values are JSON written by Luau, so an empty list may arrive as {} as well as [].
 
-export const DEFAULT_PREFIX = "CKBoard_";
+import { CONTRACT } from "./contract.mjs";
+
+const { Names } = CONTRACT;
+export const DEFAULT_PREFIX = Names.StorePrefix;
 const ATTEMPTS = 10; // read-modify-write rounds before giving up on a busy record
 
 /** A list from the manifest: [] for an absent or empty one, whichever way JSON wrote it. */
@@ -31,7 +29,7 @@ export class Manifest {
 	constructor(cloud, prefix = DEFAULT_PREFIX) {
 		this.cloud = cloud;
 		this.prefix = prefix;
-		this.store = `${prefix}Manifest`;
+		this.store = prefix + Names.ManifestStore;
 		this.periodsCache = new Map();
 		this.known = new Map(); // key -> { value, etag } as this tool last read or wrote it
 	}
@@ -52,7 +50,7 @@ export class Manifest {
 	/** The layout; an error naming what to check when there is none. */
 	async layout() {
 		if (this.layoutValue) return this.layoutValue;
-		const found = await this.read("layout");
+		const found = await this.read(Names.Keys.Layout);
 		if (!found || typeof found.value !== "object" || typeof found.value.Boards !== "object")
 			throw new ManifestError(
 				`no manifest layout in universe ${this.cloud.universe} (data store ${this.store}, key "layout"): the universe does not exist, or no server has run the library since it began writing its manifest, or the game's StorePrefix is not "${this.prefix}" (--prefix)`,
@@ -64,7 +62,7 @@ export class Manifest {
 	/** Every period id of a Reset board's storage, ascending. */
 	async periods(storage) {
 		if (!this.periodsCache.has(storage)) {
-			const found = await this.read(`periods:${storage}`);
+			const found = await this.read(Names.Keys.Periods + storage);
 			const ids = listOf(found?.value?.Ids).map(String).sort();
 			this.periodsCache.set(storage, ids);
 		}

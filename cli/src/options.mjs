@@ -5,6 +5,7 @@
 // an unknown option or a bad value is a usage error: exit 2, the message on stderr.
 
 import { parseArgs } from "node:util";
+import { CONTRACT } from "./contract.mjs";
 
 export const NAME = "leaderboards";
 
@@ -26,7 +27,7 @@ export const COMMON = [
 		value: "KEY",
 		help: "the key; prefer LEADERBOARDS_API_KEY",
 	},
-	{ name: "prefix", value: "P", help: 'the game\'s StorePrefix (default "CKBoard_")' },
+	{ name: "prefix", value: "P", help: `the game's StorePrefix (default "${CONTRACT.Names.StorePrefix}")` },
 	{
 		name: "share",
 		value: "F",

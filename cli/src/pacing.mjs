@@ -6,19 +6,13 @@
 // users request units), so the tool takes `share` of it and leaves the rest to
 // the live servers.
 
-/** The experience's budgets a minute: [base, per concurrent user]. */
-export const BUDGETS = Object.freeze({
-	StandardRead: [300, 40],
-	StandardWrite: [300, 20],
-	StandardList: [300, 2],
-	StandardRemove: [300, 40],
-	OrderedRead: [300, 40],
-	OrderedWrite: [300, 20],
-	OrderedList: [300, 2],
-	OrderedRemove: [300, 40],
-	// Request units: a sorted map range read costs one a row returned (one when empty).
-	MemoryStore: [1000, 120],
-});
+import { CONTRACT } from "./contract.mjs";
+
+/**
+ * The experience's budgets a minute: [base, per concurrent user] (the contract's). MemoryStore's are
+ * request units: a sorted map range read costs one a row returned (one when empty).
+ */
+export const BUDGETS = CONTRACT.Budgets;
 
 /** What the tool may spend of a budget a minute: share x (base + perUser x players). */
 export function shareOf(budget, share, players) {

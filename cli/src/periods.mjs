@@ -4,6 +4,8 @@
 // (hourly), "2026-12-06" (daily; a week by its first day), "2026-12" or "2026".
 // spec/cli/encodings.spec.ts checks these against the library's own.
 
+import { CONTRACT } from "./contract.mjs";
+
 const HOUR = 3600;
 const DAY = 86400;
 const ID_PATTERNS = {
@@ -13,7 +15,7 @@ const ID_PATTERNS = {
 	Monthly: /^(\d{4})-(\d\d)$/,
 	Yearly: /^(\d{4})$/,
 };
-export const RESETS = Object.keys(ID_PATTERNS);
+export const RESETS = CONTRACT.Periods.Resets;
 
 // Lua's floored modulo (JavaScript's % keeps the dividend's sign).
 const mod = (a, b) => ((a % b) + b) % b;
@@ -43,7 +45,7 @@ function shiftedPeriod(rule, shifted) {
 			return [dateOf(shifted), start, start + DAY];
 		}
 		case "Weekly": {
-			const back = mod(t.getUTCDay() - (rule.WeekStart ?? 1), 7);
+			const back = mod(t.getUTCDay() - (rule.WeekStart ?? CONTRACT.Periods.WeekStart), 7);
 			const start = shifted - mod(shifted, DAY) - back * DAY;
 			return [dateOf(start), start, start + 7 * DAY];
 		}

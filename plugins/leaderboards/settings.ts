@@ -1,5 +1,6 @@
 import { DataStoreService, MemoryStoreService, MessagingService, Players, UserService } from "@rbxts/services";
 import { orderedDataStoreBackend } from "./backends/OrderedDataStore";
+import { CONTRACT } from "./outside";
 import {
 	Backend,
 	Board,
@@ -28,7 +29,7 @@ export const DEFAULTS = {
 	ShutdownSeconds: 10,
 	RequestSeconds: 10,
 	WritesInFlight: 8,
-	StorePrefix: "CKBoard_",
+	StorePrefix: CONTRACT.Names.StorePrefix,
 	Ascending: false,
 	KeepBest: true,
 	MaxEntries: 100,

@@ -1,4 +1,5 @@
 import { MemoryStoreService, Players } from "@rbxts/services";
+import { CONTRACT } from "../outside";
 import { Backend } from "../types";
 import { Ledger } from "./memory/ledger";
 import { MAX_EXPIRATION, MemoryParts } from "./memory/parts";
@@ -42,7 +43,7 @@ function fail(field: string, problem: string, value: unknown): never {
 // The options checked, with their defaults.
 function optionsOf(options: MemoryStoreOptions) {
 	if (!typeIs(options, "table")) fail("options", "must be a table", options);
-	const prefix = options.MapPrefix ?? "CKBoard_";
+	const prefix = options.MapPrefix ?? CONTRACT.Names.StorePrefix;
 	if (!typeIs(prefix, "string")) fail("MapPrefix", "must be a string", prefix);
 	const expiration = options.Expiration ?? MAX_EXPIRATION;
 	if (!typeIs(expiration, "number") || !(expiration > 0 && expiration <= MAX_EXPIRATION))

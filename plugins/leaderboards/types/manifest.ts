@@ -1,50 +1,20 @@
 import { HttpService } from "@rbxts/services";
 import { Kernel, SingleFlight, within } from "../../../kernel";
+import { CONTRACT, PeriodsRecord } from "../outside";
 import { Board } from "./board";
 import { Settings } from "./stages";
 
+// The contract, for the stages (which import only ../../types).
+export { CONTRACT } from "../outside";
+export type { ErasureIndex, ErasureRecord, PeriodsRecord, RewardsRecord } from "../outside";
+
 // The manifest (docs/manifest.md, the contract a tool outside the game reads): one standard
 // DataStore, StorePrefix .. "Manifest", holding the game's layout, the periods each board wrote,
-// erasures and period ends. Every read and write of it goes through here.
+// erasures and period ends. Every read and write of it goes through here. Its names and record shapes
+// are the contract's (outside/contract.json), which the moderation tool reads too.
 
-export const MANIFEST_VERSION = 1;
-
-/** periods:<Storage>: every period of a Reset board that was ever written, ascending. */
-export interface PeriodsRecord {
-	Version: number;
-	Ids: string[];
-}
-
-/** erasure:<key>; Holder and Until are the lease of the server working on it. */
-export interface ErasureRecord {
-	Version: number;
-	Key: string;
-	Requested: number;
-	State: "pending" | "done";
-	Removed: string[];
-	Remaining: string[];
-	Holder?: string;
-	Until?: number;
-	Finished?: number;
-}
-
-/** erasures: the keys with an erasure not done, which any server resumes. */
-export interface ErasureIndex {
-	Version: number;
-	Pending: string[];
-}
-
-/** rewards:<Storage>@<id>: a finished period's handler; Holder and Until its lease (or, with no Holder, its retry time). */
-export interface RewardsRecord {
-	Version: number;
-	State: "running" | "done";
-	Holder?: string;
-	Until: number;
-	IdempotencyKey: string;
-	Attempts: number;
-	Error?: string;
-	Finished?: number;
-}
+export const MANIFEST_VERSION = CONTRACT.Version;
+const { Keys } = CONTRACT.Names;
 
 /** A record with a lease: free when nobody holds it, its holder's time ran out, or this server holds it. */
 export function leaseFree(record: { Holder?: string; Until?: number } | undefined, me: string, now: number): boolean {
@@ -137,7 +107,7 @@ export class Manifest {
 
 	/** Yields. A Reset board's periods ever written (periods:<Storage>), ascending; undefined when unread. */
 	periods(board: Board): string[] | undefined {
-		const [ok, value] = this.read(`periods:${board.storageFor(undefined)}`);
+		const [ok, value] = this.read(Keys.Periods + board.storageFor(undefined));
 		if (!ok) return undefined;
 		const ids = recordOf<PeriodsRecord>(value, "Ids")?.Ids ?? [];
 		const known = this.knownOf(board);
@@ -170,7 +140,7 @@ export class Manifest {
 		const same = (old: unknown) =>
 			recordOf<{ Boards: unknown }>(old, "Boards") !== undefined &&
 			HttpService.JSONEncode((old as { Boards: unknown }).Boards) === fresh;
-		const [ok, stored] = this.read("layout");
+		const [ok, stored] = this.read(Keys.Layout);
 		if (!ok) return false;
 		if (same(stored)) return true;
 		const layout = {
@@ -179,7 +149,7 @@ export class Manifest {
 			Updated: this.now(),
 			Boards: boards,
 		};
-		const [written] = this.update("layout", (old) => (same(old) ? undefined : layout));
+		const [written] = this.update(Keys.Layout, (old) => (same(old) ? undefined : layout));
 		return written;
 	}
 
@@ -187,7 +157,7 @@ export class Manifest {
 		const ids = this.periods(board);
 		if (ids === undefined) return false;
 		if (ids.includes(id)) return true;
-		const [ok] = this.update(`periods:${board.storageFor(undefined)}`, (old) => {
+		const [ok] = this.update(Keys.Periods + board.storageFor(undefined), (old) => {
 			const stored = recordOf<PeriodsRecord>(old, "Ids")?.Ids ?? [];
 			if (stored.includes(id)) return undefined;
 			const union = [...stored, id];
@@ -209,7 +179,7 @@ export class Manifest {
 	}
 
 	private dataStore(): DataStore {
-		this.store ??= this.settings.dataStores.GetDataStore(`${this.settings.storePrefix}Manifest`);
+		this.store ??= this.settings.dataStores.GetDataStore(this.settings.storePrefix + CONTRACT.Names.ManifestStore);
 		return this.store;
 	}
 

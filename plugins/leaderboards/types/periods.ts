@@ -11,13 +11,15 @@
 // starts of months and years are built with plain day arithmetic, not
 // os.time(table), whose time zone differs between Lua hosts.
 
+import { CONTRACT } from "../outside";
+
 /** How often a board resets. */
 export type ResetSchedule = "Hourly" | "Daily" | "Weekly" | "Monthly" | "Yearly";
 
-export const RESET_SCHEDULES: ReadonlyArray<ResetSchedule> = ["Hourly", "Daily", "Weekly", "Monthly", "Yearly"];
+export const RESET_SCHEDULES: ReadonlyArray<ResetSchedule> = CONTRACT.Periods.Resets;
 
 /** Week days in os.date's order (wday 1 is Sunday). */
-export const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"] as const;
+export const WEEKDAYS = CONTRACT.Periods.Weekdays;
 export type Weekday = (typeof WEEKDAYS)[number];
 
 /** A board's reset schedule, checked at attach. */
@@ -53,7 +55,7 @@ export const LONGEST_PERIOD: Record<ResetSchedule, number> = {
 export const PERIOD_ID_LENGTH = 13;
 
 /** Between a board name and its period id in a storage name: "Kills@2026-12-06". */
-export const PERIOD_SEPARATOR = "@";
+export const PERIOD_SEPARATOR = CONTRACT.Names.PeriodSeparator;
 
 /** Where a board's values for a period are stored: the board name itself for an all-time board. */
 export function storageName(board: string, periodId?: string): string {
