@@ -10,6 +10,7 @@ import { readFileSync } from "node:fs";
 /** @typedef {import("../../plugins/leaderboards/outside/index.js").ErasureIndex} ErasureIndex */
 /** @typedef {import("../../plugins/leaderboards/outside/index.js").LayoutRecord} LayoutRecord */
 /** @typedef {import("../../plugins/leaderboards/outside/index.js").LayoutBoard} LayoutBoard */
+/** @typedef {Contract["Periods"]["Resets"][number]} Reset */
 /** @typedef {Record<string, Record<string, string>>} Shapes */
 
 const file = JSON.parse(

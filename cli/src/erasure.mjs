@@ -20,21 +20,39 @@ export const LEASE_SECONDS = CONTRACT.Leases.Seconds;
 /** The holder writes its progress, renewing the lease, at least this often. */
 export const PROGRESS_SECONDS = CONTRACT.Leases.ProgressSeconds;
 
-/** The record's key in the manifest. */
+/** @typedef {import("./contract.mjs").ErasureRecord} ErasureRecord */
+/** @typedef {import("./contract.mjs").ErasureIndex} ErasureIndex */
+
+/**
+ * The record's key in the manifest.
+ * @param {string} user
+ */
 export const recordKey = (user) => CONTRACT.Names.Keys.Erasure + user;
 
 /** This run of the tool, as a lease names its holder. */
 export const TOOL_HOLDER = `leaderboards-cli ${randomUUID()}`;
 
+/**
+ * @param {string[]} a
+ * @param {string[]} b
+ */
 const union = (a, b) => [...new Set([...a, ...b])];
+/** @param {unknown} list */
 const names = (list) => listOf(list).map(String);
 
-/** Whether another holder's lease on a record still runs at `now`. */
+/**
+ * Whether another holder's lease on a record still runs at `now`.
+ * @param {ErasureRecord | undefined} record
+ * @param {number} now
+ */
 export function heldElsewhere(record, now) {
 	return record?.Holder !== undefined && record.Holder !== TOOL_HOLDER && (record.Until ?? 0) > now;
 }
 
-// A record as the tool writes it, checked against the contract's shape first.
+/**
+ * A record as the tool writes it, checked against the contract's shape first.
+ * @param {ErasureRecord} record
+ */
 function shaped(record) {
 	const missing = missingFields("ErasureRecord", record);
 	if (missing.length > 0)
@@ -44,7 +62,14 @@ function shaped(record) {
 	return record;
 }
 
-/** The record pending and leased to this tool, with `stores` added to what is still to do. */
+/**
+ * The record pending and leased to this tool, with `stores` added to what is still to do.
+ * @param {Partial<ErasureRecord> | undefined} record
+ * @param {string} user
+ * @param {number} now
+ * @param {string[]} stores
+ * @returns {ErasureRecord}
+ */
 export function leased(record, user, now, stores) {
 	const removed = names(record?.Removed);
 	return shaped({
@@ -60,7 +85,13 @@ export function leased(record, user, now, stores) {
 	});
 }
 
-/** The record with `done` moved from Remaining to Removed and the lease renewed. */
+/**
+ * The record with `done` moved from Remaining to Removed and the lease renewed.
+ * @param {ErasureRecord} record
+ * @param {string[]} done
+ * @param {number} now
+ * @returns {ErasureRecord}
+ */
 export function progressed(record, done, now) {
 	return shaped({
 		...record,
@@ -70,18 +101,33 @@ export function progressed(record, done, now) {
 	});
 }
 
-/** The record with its lease let go, its progress kept: any server (or the tool again) resumes it. */
+/**
+ * The record with its lease let go, its progress kept: any server (or the tool again) resumes it.
+ * @param {ErasureRecord} record
+ * @returns {ErasureRecord}
+ */
 export function handedBack(record) {
 	const { Holder: _holder, Until: _until, ...rest } = record;
 	return rest;
 }
 
-/** The record done: Finished set, nothing remaining, no lease. */
+/**
+ * The record done: Finished set, nothing remaining, no lease.
+ * @param {ErasureRecord} record
+ * @param {number} now
+ * @returns {ErasureRecord}
+ */
 export function finished(record, now) {
 	return shaped({ ...handedBack(record), State: "done", Remaining: [], Finished: Math.floor(now) });
 }
 
-/** The index with `user` added or taken out; undefined when it already says so (no write). */
+/**
+ * The index with `user` added or taken out; undefined when it already says so (no write).
+ * @param {ErasureIndex | undefined} index
+ * @param {string} user
+ * @param {boolean} add
+ * @returns {ErasureIndex | undefined}
+ */
 export function indexWith(index, user, add) {
 	const pending = names(index?.Pending);
 	if (pending.includes(user) === add) return undefined;
@@ -92,5 +138,8 @@ export function indexWith(index, user, add) {
 	};
 }
 
-/** Whether the tool holds the record's lease. */
+/**
+ * Whether the tool holds the record's lease.
+ * @param {ErasureRecord} record
+ */
 export const mine = (record) => record?.State === "pending" && record.Holder === TOOL_HOLDER;

@@ -30,14 +30,31 @@ import { confirm, count } from "../output.mjs";
 /** Stores removed between two updates of the record. */
 const PROGRESS = 10;
 
+/** @typedef {import("../main.mjs").Context} Context */
+/** @typedef {import("../contract.mjs").ErasureRecord} ErasureRecord */
+/** @typedef {import("../contract.mjs").ErasureIndex} ErasureIndex */
+/**
+ * What removeAll did: the stores removed, those left to a game server (Custom boards), those no board
+ * of the manifest names, and the holder that took the lease over, if one did.
+ * @typedef {{ removed: string[], left: string[], unknown: string[], lost: string | undefined }} Run
+ */
+/** @typedef {{ user: string, resuming: boolean, dryRun: boolean, remaining: string[] }} Plan */
+
+/**
+ * @param {string[]} a
+ * @param {string[]} b
+ */
 const union = (a, b) => [...new Set([...a, ...b])];
 
+/** @param {import("../main.mjs").Context} context */
 export async function erase(context) {
 	const { cloud, manifest, args, values, print, say, warn, stdin, stderr } = context;
 	const key = args.user;
 	const boards = boardsOf(await manifest.layout(), cloud);
 	// A store as the manifest names it: a name an older tool wrote with a shard's suffix, without it.
+	/** @param {string} name */
 	const canonical = (name) => resolveStore(boards, name)?.store ?? name;
+	/** @type {ErasureRecord | undefined} */
 	const existing = (await manifest.read(recordKey(key)))?.value;
 	if (existing?.State === "done") {
 		const removed = listOf(existing.Removed);
@@ -74,8 +91,9 @@ export async function erase(context) {
 	}
 
 	// 1. The record, leased to the tool, and the index, before any store is touched.
+	/** @type {ErasureRecord | undefined} */
 	let busy;
-	const record = await manifest.update(recordKey(key), (stored) => {
+	const record = await manifest.update(recordKey(key), (/** @type {ErasureRecord | undefined} */ stored) => {
 		busy = heldElsewhere(stored, cloud.now()) ? stored : undefined;
 		if (busy) return undefined;
 		const known = stored && {
@@ -85,8 +103,8 @@ export async function erase(context) {
 		};
 		return leased(known, key, cloud.now(), remaining);
 	});
-	if (busy) return held(context, busy);
-	await manifest.update(INDEX_KEY, (index) => indexWith(index, key, true));
+	if (busy || !record) return held(context, busy);
+	await manifest.update(INDEX_KEY, (/** @type {ErasureIndex | undefined} */ index) => indexWith(index, key, true));
 
 	// 2. Each store the tool reaches.
 	const run = await removeAll(context, boards, record);
@@ -98,27 +116,31 @@ export async function erase(context) {
 	if (run.unknown.length > 0 || run.left.length > 0) return handBack(context, plan, run);
 
 	// 3. Done: the record's state, then the index.
-	const final = await manifest.update(recordKey(key), (stored) =>
-		mine(stored) && listOf(stored.Remaining).length === 0 ? finished(stored, cloud.now()) : undefined,
+	const final = await manifest.update(recordKey(key), (/** @type {ErasureRecord | undefined} */ stored) =>
+		stored && mine(stored) && listOf(stored.Remaining).length === 0 ? finished(stored, cloud.now()) : undefined,
 	);
 	if (final?.State !== "done") {
 		warn(`the record still lists stores to do (${listOf(final?.Remaining).join(", ")}): run erase again`);
 		print.json({ ...plan, state: "pending", removed: run.removed });
 		return 1;
 	}
-	await manifest.update(INDEX_KEY, (index) => indexWith(index, key, false));
+	await manifest.update(INDEX_KEY, (/** @type {ErasureIndex | undefined} */ index) => indexWith(index, key, false));
 	print.json({ ...plan, state: "done", removed: run.removed });
 	say(`erased ${key} from ${count(run.removed.length, "store")}; erasure:${key} is done`);
 	return 0;
 }
 
-// A record another holder (a game server, another run of the tool) leases: left alone.
+/**
+ * A record another holder (a game server, another run of the tool) leases: left alone.
+ * @param {Context} context
+ * @param {Partial<ErasureRecord> | undefined} record
+ */
 function held({ args, print, warn }, record) {
-	const until = new Date((record.Until ?? 0) * 1000).toISOString();
+	const until = new Date((record?.Until ?? 0) * 1000).toISOString();
 	warn(
-		`erasure:${args.user} is held by ${record.Holder} until ${until} (Until), which is erasing ${args.user} now: nothing done; it finishes the erasure, or run erase again after its lease ends`,
+		`erasure:${args.user} is held by ${record?.Holder} until ${until} (Until), which is erasing ${args.user} now: nothing done; it finishes the erasure, or run erase again after its lease ends`,
 	);
-	print.json({ user: args.user, state: "held", holder: record.Holder, until: record.Until ?? null });
+	print.json({ user: args.user, state: "held", holder: record?.Holder, until: record?.Until ?? null });
 	return 1;
 }
 
@@ -126,22 +148,30 @@ function held({ args, print, warn }, record) {
  * Removes the key from each store of the record's Remaining the tool reaches, writing progress every PROGRESS
  * stores and every PROGRESS_SECONDS. Returns { removed, left (Custom boards' stores), unknown (no board of the
  * manifest), lost (the holder that took the lease over) }. A failure writes the progress and hands the lease back.
+ * @param {Context} context
+ * @param {Map<string, import("../boards.mjs").Board>} boards
+ * @param {ErasureRecord} record
+ * @returns {Promise<Run>}
  */
 async function removeAll({ cloud, manifest, args }, boards, record) {
+	/** @type {Run} */
 	const run = { removed: [], left: [], unknown: [], lost: undefined };
+	/** @type {string[]} */
 	let unrecorded = [];
 	let written = cloud.now();
+	/** @param {(record: ErasureRecord) => ErasureRecord} change */
 	const write = async (change) => {
 		const done = unrecorded;
 		unrecorded = [];
 		written = cloud.now();
-		await manifest.update(recordKey(args.user), (stored) => {
-			if (!mine(stored)) run.lost = stored?.Holder ?? `State ${stored?.State}`;
-			return run.lost ? undefined : change(progressed(stored, done, cloud.now()));
+		await manifest.update(recordKey(args.user), (/** @type {ErasureRecord | undefined} */ stored) => {
+			if (stored && mine(stored)) return change(progressed(stored, done, cloud.now()));
+			run.lost = stored?.Holder ?? `State ${stored?.State}`;
+			return undefined;
 		});
 	};
 	try {
-		for (const name of listOf(record.Remaining)) {
+		for (const name of listOf(record.Remaining).map(String)) {
 			const place = resolveStore(boards, name);
 			if (!place || !place.board.readable) {
 				(place ? run.left : run.unknown).push(name);
@@ -161,9 +191,16 @@ async function removeAll({ cloud, manifest, args }, boards, record) {
 	return run;
 }
 
-// Stores the tool cannot finish stay in Remaining, the lease let go: a game server with their boards finishes.
+/**
+ * Stores the tool cannot finish stay in Remaining, the lease let go: a game server with their boards finishes.
+ * @param {Context} context
+ * @param {Plan} plan
+ * @param {Run} run
+ */
 async function handBack({ manifest, args, print, say, warn }, plan, run) {
-	await manifest.update(recordKey(args.user), (stored) => (mine(stored) ? handedBack(stored) : undefined));
+	await manifest.update(recordKey(args.user), (/** @type {ErasureRecord | undefined} */ stored) =>
+		stored && mine(stored) ? handedBack(stored) : undefined,
+	);
 	if (run.unknown.length > 0) {
 		warn(
 			`${count(run.unknown.length, "store")} of the record match no board of the manifest and stay in Remaining: ${run.unknown.join(", ")}`,
