@@ -200,6 +200,11 @@ CASES.push(
 		check: (r) => r.code === 2 && r.stdout === "" && r.stderr.includes("unknown command tpo: did you mean top?"),
 	},
 	{
+		what: "bench --json --markdown: one output at a time, exit 2",
+		argv: [...PROGRAMS.bench.argv, "--json", "--markdown"],
+		check: (r) => r.code === 2 && r.stdout === "" && r.stderr.includes("--json and --markdown cannot go together"),
+	},
+	{
 		what: "leaderboards top Kills --cont 3: did you mean --count?",
 		argv: [TOOL, "top", "Kills", "--cont", "3"],
 		check: (r) =>
