@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The contract with tools outside the game, one file both sides read: plugins/leaderboards/outside/
+// The contract with tools outside the game, one file both sides read: plugins/leaderboards/contracts/outside/
 // contract.json is the source (the moderation tool reads it as it is); this writes index.ts beside
 // it for the library (the data as CONTRACT, the records' shapes as interfaces). With --check it
 // writes nothing and exits 1 when index.ts is not what this would write (CI runs that).
@@ -11,7 +11,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import prettier from "prettier";
 
-const folder = new URL("../plugins/leaderboards/outside/", import.meta.url);
+const folder = new URL("../plugins/leaderboards/contracts/outside/", import.meta.url);
 const source = fileURLToPath(new URL("contract.json", folder));
 const target = fileURLToPath(new URL("index.ts", folder));
 const args = process.argv.slice(2);
@@ -49,12 +49,12 @@ if (args.includes("--check")) {
 	} catch {}
 	if (stored !== formatted) {
 		process.stderr.write(
-			"contract: plugins/leaderboards/outside/index.ts is not what contract.json gives: run node .ci/contract.mjs\n",
+			"contract: plugins/leaderboards/contracts/outside/index.ts is not what contract.json gives: run node .ci/contract.mjs\n",
 		);
 		process.exit(1);
 	}
 	process.stdout.write("contract: index.ts is what contract.json gives\n");
 } else {
 	writeFileSync(target, formatted);
-	process.stdout.write("contract: wrote plugins/leaderboards/outside/index.ts from contract.json\n");
+	process.stdout.write("contract: wrote plugins/leaderboards/contracts/outside/index.ts from contract.json\n");
 }

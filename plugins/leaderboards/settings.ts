@@ -1,25 +1,27 @@
 import { DataStoreService, MemoryStoreService, MessagingService, Players, UserService } from "@rbxts/services";
 import { orderedDataStoreBackend } from "./backends/OrderedDataStore";
-import { CONTRACT } from "./outside";
 import {
 	Backend,
-	Board,
 	BoardConfig,
 	BoardFields,
-	LONGEST_PERIOD,
 	LeaderboardOptions,
-	PERIOD_ID_LENGTH,
 	PeriodRule,
 	PlayerLookup,
-	RESET_SCHEDULES,
 	ResetSchedule,
 	Settings,
-	WEEKDAYS,
+	CONTRACT,
+} from "./contracts";
+import {
+	Board,
+	LONGEST_PERIOD,
 	MAX_DOUBLE,
-	Store,
+	PERIOD_ID_LENGTH,
+	RESET_SCHEDULES,
 	ruleOf,
 	shown,
-} from "./types";
+	Store,
+	WEEKDAYS,
+} from "./core";
 
 /** The documented defaults. */
 export const DEFAULTS = {

@@ -1,5 +1,5 @@
 import { HttpService } from "@rbxts/services";
-import { LayoutBoard } from "../../plugins/leaderboards/outside";
+import { LayoutBoard } from "../../plugins/leaderboards/contracts/outside";
 import { FrontExit, HeadlessGate } from "../gate/control";
 
 export type { LayoutBoard };

@@ -1,6 +1,5 @@
 import { MemoryStoreService, Players } from "@rbxts/services";
-import { CONTRACT } from "../outside";
-import { Backend } from "../types";
+import { Backend, CONTRACT } from "../contracts";
 import { Ledger } from "./memory/ledger";
 import { MAX_EXPIRATION, MemoryParts } from "./memory/parts";
 import { Quota } from "./memory/quota";

@@ -1,6 +1,5 @@
 import { Players as PlayersService } from "@rbxts/services";
-import { Backend, BackendCall, BackendRange, BackendRow } from "../types";
-import { CONTRACT } from "../outside";
+import { Backend, BackendCall, BackendRange, BackendRow, CONTRACT } from "../contracts";
 import { OrderedBudgets, OrderedStores } from "./ordered/budgets";
 import { ExperienceShare, RequestKind } from "./ordered/share";
 

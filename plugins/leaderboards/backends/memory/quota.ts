@@ -1,4 +1,4 @@
-import { CONTRACT } from "../../outside";
+import { CONTRACT } from "../../contracts";
 
 /** What each user adds to the experience's request-unit quota a minute (1000 + 120 x users). */
 export const UNITS_PER_USER = CONTRACT.Budgets.MemoryStore[1];

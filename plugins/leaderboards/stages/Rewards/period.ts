@@ -3,16 +3,14 @@ import {
 	Board,
 	CONTRACT,
 	Entry,
-	MANIFEST_VERSION,
 	Period,
 	PeriodEndHandler,
 	PeriodEndInfo,
 	RewardsRecord,
 	StageContext,
 	Topics,
-	leaseFree,
-	recordOf,
-} from "../../types";
+} from "../../contracts";
+import { leaseFree, MANIFEST_VERSION, recordOf } from "../../core";
 
 const log = Logger.scope("Leaderboards");
 

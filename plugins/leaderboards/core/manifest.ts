@@ -1,17 +1,11 @@
 import { HttpService } from "@rbxts/services";
 import { Kernel, SingleFlight, within } from "../../../kernel";
-import { CONTRACT, PeriodsRecord } from "../outside";
-import { Board } from "./board";
-import { Settings } from "./stages";
-
-// The contract, for the stages (which import only ../../types).
-export { CONTRACT } from "../outside";
-export type { ErasureIndex, ErasureRecord, PeriodsRecord, RewardsRecord } from "../outside";
+import { Board, CONTRACT, Manifest as ManifestContract, PeriodsRecord, Settings } from "../contracts";
 
 // The manifest (docs/manifest.md, the contract a tool outside the game reads): one standard
 // DataStore, StorePrefix .. "Manifest", holding the game's layout, the periods each board wrote,
 // erasures and period ends. Every read and write of it goes through here. Its names and record shapes
-// are the contract's (outside/contract.json), which the moderation tool reads too.
+// are the contract's (contracts/outside/contract.json), which the moderation tool reads too.
 
 export const MANIFEST_VERSION = CONTRACT.Version;
 const { Keys } = CONTRACT.Names;
@@ -54,13 +48,8 @@ function boardLayout(board: Board) {
 	};
 }
 
-/**
- * The manifest's store and its records. Reads skip GetAsync's cache (another server's write must be
- * seen); every request has RequestSeconds. A Reset board's period is noted before its first write on
- * this server, so an erasure never misses a store a value reached.
- */
-export class Manifest {
-	/** This server, as leases name it. */
+/** The manifest's store and records (contracts/manifest.ts): every read and write of it. */
+export class Manifest implements ManifestContract {
 	readonly server = HttpService.GenerateGUID(false);
 	private store?: DataStore;
 	// Per storage name (board and tag): the period ids known to be in periods:<Storage>.
@@ -72,17 +61,14 @@ export class Manifest {
 		private readonly settings: Settings,
 	) {}
 
-	/** The manifest is kept (options.Manifest). */
 	enabled(): boolean {
 		return this.settings.manifest;
 	}
 
-	/** Unix seconds, as leases and records count them. */
 	now(): number {
 		return this.settings.unixTime();
 	}
 
-	/** Yields. A record: (true, value or nil) or (false, why). */
 	read(key: string): LuaTuple<[boolean, unknown]> {
 		return this.request(() => {
 			const options = new Instance("DataStoreGetOptions");
@@ -92,7 +78,6 @@ export class Manifest {
 		});
 	}
 
-	/** Yields. UpdateAsync: `transform(old)` returns the new record, or nil to write nothing; (ok, why). */
 	update(key: string, transform: (old: unknown) => unknown): LuaTuple<[boolean, unknown]> {
 		return this.request(() => {
 			this.dataStore().UpdateAsync<unknown, unknown>(key, (old) => $tuple(transform(old)));
@@ -100,12 +85,10 @@ export class Manifest {
 		});
 	}
 
-	/** A store name as the manifest writes it: Prefix .. Storage[@Id] (a MemoryStore board's maps without the shard). */
 	fullName(board: Board, periodId?: string): string {
 		return (board.Store.backend.layout?.Prefix ?? "") + board.storageFor(periodId);
 	}
 
-	/** Yields. A Reset board's periods ever written (periods:<Storage>), ascending; undefined when unread. */
 	periods(board: Board): string[] | undefined {
 		const [ok, value] = this.read(Keys.Periods + board.storageFor(undefined));
 		if (!ok) return undefined;
@@ -115,10 +98,6 @@ export class Manifest {
 		return ids;
 	}
 
-	/**
-	 * Yields the first time a period of a Reset board is written on this server: its id is added to
-	 * periods:<Storage> (a read, and an UpdateAsync only when missing). false when that failed: the write waits.
-	 */
 	note(board: Board, store: string): boolean {
 		const id = board.Period && board.periodOf(store);
 		if (id === undefined || this.knownOf(board).has(id) || !this.enabled()) return true;
@@ -132,7 +111,6 @@ export class Manifest {
 		return ok && noted === true;
 	}
 
-	/** Yields. Writes the layout when it differs from the stored one (one read at every start). */
 	publishLayout(): boolean {
 		const boards: Record<string, unknown> = {};
 		for (const [name, board] of this.settings.boards) boards[name] = boardLayout(board);

@@ -1,3 +1,5 @@
+import { CONTRACT, Period, PeriodRule, ResetSchedule, Weekday } from "../contracts";
+
 // The period rule: which period a moment belongs to on a board that resets,
 // and where that period's values are stored. The Queue (on submit) and the
 // Reader (on read) both ask here; the Flusher and the backends only ever see
@@ -11,33 +13,10 @@
 // starts of months and years are built with plain day arithmetic, not
 // os.time(table), whose time zone differs between Lua hosts.
 
-import { CONTRACT } from "../outside";
-
-/** How often a board resets. */
-export type ResetSchedule = "Hourly" | "Daily" | "Weekly" | "Monthly" | "Yearly";
-
 export const RESET_SCHEDULES: ReadonlyArray<ResetSchedule> = CONTRACT.Periods.Resets;
 
 /** Week days in os.date's order (wday 1 is Sunday). */
-export const WEEKDAYS = CONTRACT.Periods.Weekdays;
-export type Weekday = (typeof WEEKDAYS)[number];
-
-/** A board's reset schedule, checked at attach. */
-export interface PeriodRule {
-	readonly Reset: ResetSchedule;
-	/** Seconds after the UTC boundary at which the board rolls. */
-	readonly ResetOffset: number;
-	/** Weekly boards: the day a week starts, 0 = Sunday .. 6 = Saturday. */
-	readonly WeekStart: number;
-}
-
-/** One period of a board: its id and its span [Start, Finish) in Unix seconds. */
-export interface Period {
-	/** "2026-12-06T04" hourly, "2026-12-06" daily, the first day "2026-12-07" weekly, "2026-12" monthly, "2026" yearly. */
-	readonly Id: string;
-	readonly Start: number;
-	readonly Finish: number;
-}
+export const WEEKDAYS: ReadonlyArray<Weekday> = CONTRACT.Periods.Weekdays;
 
 const DAY = 86400;
 const HOUR = 3600;
