@@ -95,7 +95,8 @@ export async function erase(context) {
 	let busy;
 	const record = await manifest.update(recordKey(key), (/** @type {ErasureRecord | undefined} */ stored) => {
 		busy = heldElsewhere(stored, cloud.now()) ? stored : undefined;
-		if (busy) return undefined;
+		// Held, or finished by a game server since the read: left as it is.
+		if (busy || stored?.State === "done") return undefined;
 		const known = stored && {
 			...stored,
 			Removed: listOf(stored.Removed).map(String).map(canonical),
@@ -103,6 +104,11 @@ export async function erase(context) {
 		};
 		return leased(known, key, cloud.now(), remaining);
 	});
+	if (record?.State === "done") {
+		print.json({ ...plan, state: "done", removed: [] });
+		say(`${key} was erased meanwhile (erasure:${key} is done); nothing to do`);
+		return 0;
+	}
 	if (busy || !record) return held(context, busy);
 	await manifest.update(INDEX_KEY, (/** @type {ErasureIndex | undefined} */ index) => indexWith(index, key, true));
 
