@@ -104,6 +104,9 @@ function buildNpm() {
 	for (const file of ["README.md", "LICENSE"]) cpSync(join(root, file), join(out, file));
 	// The moderation tool (package.json "bin": npx @rbxts/leaderboards): plain Node modules, no build.
 	for (const dir of ["bin", "src"]) cpSync(join(root, "cli", dir), join(out, "cli", dir), { recursive: true });
+	// and the contract it reads, the data file the library's constants are generated from.
+	const contract = join("plugins", "leaderboards", "contracts", "outside", "contract.json");
+	cpSync(join(root, contract), join(out, contract));
 	say(
 		`built the npm package ${pkg.name}@${pkg.version} in ${relative(root, out)} (Luau and .d.ts under out/); publish from there: npm publish ${relative(root, out)}`,
 	);
