@@ -9,10 +9,13 @@
 //   node .ci/package.mjs consumers  dist/consumers: a plain Luau place with ServerPackages laid
 //                                   out as `wally install` does, and a tiny roblox-ts game
 //                                   compiled against the npm package with rbxtsc 3 and with
-//                                   rbxtsc 2.3; the README's minimal game (examples/game) in both; dist/checks: wally.toml parsed by a real TOML
+//                                   rbxtsc 2.3, each with the example stages (examples/stages);
+//                                   the README's minimal game (examples/game) in both; dist/checks: wally.toml parsed by a real TOML
 //                                   parser, the Roblox class names from @rbxts/types, the peer
 //                                   ranges against each compiler's types, and the declarations'
 //                                   surface, for the manifest, project and types specs
+//   node .ci/package.mjs gate       dist/gate: the gate as a game's tool (.ci/gate-package.mjs),
+//                                   packed into dist/leaderboards-gate.tgz
 //   node .ci/package.mjs            all of them (what npm test runs first)
 
 import { spawnSync } from "node:child_process";
@@ -33,6 +36,8 @@ import { fileURLToPath } from "node:url";
 import semver from "semver";
 import { parse } from "smol-toml";
 import ts from "typescript";
+import { buildGate } from "./gate-package.mjs";
+import { installWally } from "./wally-install.mjs";
 import { luauTypes } from "./luau-types.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -100,13 +105,16 @@ function buildNpm() {
 	for (const file of ["README.md", "LICENSE"]) cpSync(join(root, file), join(out, file));
 	// The moderation tool (package.json "bin": npx @rbxts/leaderboards): plain Node modules, no build.
 	for (const dir of ["bin", "src"]) cpSync(join(root, "cli", dir), join(out, "cli", dir), { recursive: true });
+	// and the contract it reads, the data file the library's constants are generated from.
+	const contract = join("plugins", "leaderboards", "contracts", "outside", "contract.json");
+	cpSync(join(root, contract), join(out, contract));
 	say(
 		`built the npm package ${pkg.name}@${pkg.version} in ${relative(root, out)} (Luau and .d.ts under out/); publish from there: npm publish ${relative(root, out)}`,
 	);
 }
 
-// The Luau types, from the declarations the npm build just emitted.
-function generateTypes() {
+// The Luau types, from the declarations the npm build just emitted: the package entry's, or `entry`'s.
+function generateTypes(entry = pkg.types) {
 	const config = ts.getParsedCommandLineOfConfigFile(
 		join(root, "tsconfig.package.json"),
 		{},
@@ -117,7 +125,7 @@ function generateTypes() {
 			},
 		},
 	);
-	return luauTypes(join(dist, "npm", pkg.types), config.options);
+	return luauTypes(join(dist, "npm", entry), config.options);
 }
 
 // The Wally package: the same Luau with the roblox-ts runtime (RuntimeLib,
@@ -133,7 +141,24 @@ function buildWally() {
 		filter: (path) => !path.endsWith(".d.ts") && !path.endsWith("package.json"),
 	});
 	const types = generateTypes();
-	writeFileSync(join(src, "Types.luau"), types.text);
+	// The stage author's entry (@rbxts/leaderboards/extend), typed the same way, is the package's Extend field.
+	const extend = generateTypes(pkg.typesVersions["*"].extend[0]);
+	writeFileSync(
+		join(src, "ExtendTypes.luau"),
+		extend.text.replace(
+			"--- What require(Leaderboards) returns.",
+			"--- Leaderboards.Extend: what a game's own stage uses.",
+		),
+	);
+	writeFileSync(
+		join(src, "Types.luau"),
+		types.text
+			.replace("\n\n", "\n\nlocal ExtendTypes = require(script.Parent.ExtendTypes)\n\n")
+			.replace(
+				"export type Package = {\n",
+				"export type Package = {\n\t--- What a game's own stage (options.Stages) uses: @rbxts/leaderboards/extend in roblox-ts.\n\tExtend: ExtendTypes.Package,\n",
+			),
+	);
 	// Wally forwards the entry's `export type`s into the link module a game requires.
 	const forwards = types.exported.map((name) => {
 		const parameters = types.parameters[name];
@@ -154,7 +179,10 @@ local Types = require(script.Types)
 
 ${forwards.join("\n")}
 
-return (TS.import(script, script, "plugins", "leaderboards") :: any) :: Types.Package
+local Package = TS.import(script, script, "plugins", "leaderboards")
+-- A game's own stage (options.Stages) takes what it needs from here; roblox-ts: @rbxts/leaderboards/extend.
+Package.Extend = TS.import(script, script, "plugins", "leaderboards", "extend")
+return (Package :: any) :: Types.Package
 `,
 	);
 	writeJson(join(dist, "checks", "luau-types.json"), { surface: types.surface, exported: types.exported });
@@ -165,38 +193,15 @@ return (TS.import(script, script, "plugins", "leaderboards") :: any) :: Types.Pa
 	);
 }
 
-// The link module \`wally install\` writes: it forwards the package entry's exported types.
-function wallyLink(target, entry) {
-	const forwards = [...readFileSync(entry, "utf8").matchAll(/^export type (\w+)(?:<([^>]*)>)?/gm)].map(
-		([, name, parameters]) =>
-			parameters
-				? `export type ${name}<${parameters}> = MODULE.${name}<${parameters}>`
-				: `export type ${name} = MODULE.${name}`,
-	);
-	if (forwards.length === 0) return `return require(${target})\n`;
-	return `local MODULE = require(${target})\n${forwards.join("\n")}\nreturn MODULE\n`;
-}
-
-// A plain Luau place, its ServerPackages laid out the way `wally install` lays
-// out a server-realm dependency: _Index/<scope>_<name>@<version>/<name> and a
-// link module named by the dependency alias.
-function installWally(manifest, out) {
-	const [scope, name] = manifest.package.name.split("/");
-	const folder = `${scope}_${name}@${manifest.package.version}`;
-	cpSync(join(dist, "wally"), join(out, "ServerPackages", "_Index", folder, name), { recursive: true });
-	writeFileSync(
-		join(out, "ServerPackages", "Leaderboards.lua"),
-		wallyLink(`script.Parent._Index["${folder}"]["${name}"]`, join(dist, "wally", "src", "init.luau")),
-	);
-}
-
 function buildLuauConsumer(manifest) {
 	const out = join(dist, "consumers", "luau");
 	fresh(out);
-	installWally(manifest, out);
+	installWally(manifest, join(dist, "wally"), out);
 	cpSync(join(root, "spec", "packaging", "fixtures", "luau"), out, { recursive: true });
 	renameSync(join(out, "place.project.json"), join(out, "default.project.json"));
 	cpSync(join(root, "examples", "luau", "BoardService.luau"), join(out, "Services", "BoardService.luau"));
+	// The example stages a Luau game copies (docs/extending.md), run by spec/packaging/stages.spec.ts.
+	cpSync(join(root, "examples", "stages", "luau"), join(out, "Stages"), { recursive: true });
 }
 
 // The README's minimal game (examples/game), unchanged: in Luau with the Wally
@@ -205,7 +210,7 @@ function buildMinimalGames(manifest) {
 	const out = join(dist, "consumers", "game-luau");
 	fresh(out);
 	cpSync(join(root, "examples", "game", "luau"), out, { recursive: true });
-	installWally(manifest, out);
+	installWally(manifest, join(dist, "wally"), out);
 	buildRbxtsGame("rbxts", join(root, "examples", "game", "ts"), join(dist, "consumers", "game-ts"));
 }
 
@@ -213,7 +218,11 @@ function buildMinimalGames(manifest) {
 // compiler and that compiler's own types and runtime (rbxts_include).
 function buildRbxtsConsumer(compiler) {
 	const out = join(dist, "consumers", compiler);
-	buildRbxtsGame(compiler, join(root, "spec", "packaging", "fixtures", "rbxts"), out);
+	// With the example stages a roblox-ts game copies (docs/extending.md): rbxtsc type-checks them
+	// against the package, and spec/packaging/stages.spec.ts runs them.
+	buildRbxtsGame(compiler, join(root, "spec", "packaging", "fixtures", "rbxts"), out, {
+		stages: join(root, "examples", "stages", "ts"),
+	});
 	const { types, typescript } = compilers[compiler];
 	// What npm checks before it installs the package into such a game: the peer ranges.
 	const compilerTypes = versionOf(types);
@@ -225,13 +234,15 @@ function buildRbxtsConsumer(compiler) {
 	};
 }
 
-// A roblox-ts game's files compiled in `out` with the package installed under node_modules/@rbxts.
-function buildRbxtsGame(compiler, fixture, out) {
+// A roblox-ts game's files compiled in `out` with the package installed under node_modules/@rbxts;
+// `sources` are more folders of the game's, by their folder under src/.
+function buildRbxtsGame(compiler, fixture, out, sources = {}) {
 	const { cli, types } = compilers[compiler];
 	if (!existsSync(cli) || !existsSync(join(root, "node_modules", types)))
 		throw new Error(`package: ${compiler}'s compiler is not installed; run npm ci (package-lock.json names it)`);
 	fresh(out);
 	cpSync(fixture, out, { recursive: true });
+	for (const [folder, from] of Object.entries(sources)) cpSync(from, join(out, "src", folder), { recursive: true });
 	if (existsSync(join(out, "place.project.json")))
 		renameSync(join(out, "place.project.json"), join(out, "default.project.json"));
 	const modules = join(out, "node_modules", "@rbxts");
@@ -282,6 +293,7 @@ function typecheck(consumer, typescript) {
 const what = process.argv.slice(2).find((arg) => !arg.startsWith("--")) ?? "all";
 const manifest = parse(readFileSync(join(root, "wally.toml"), "utf8"));
 if (what === "npm" || what === "all") buildNpm();
+if (what === "gate" || what === "all") say(buildGate(root, dist, pkg));
 if (what === "wally" || what === "all") {
 	if (!existsSync(join(dist, "npm", "out"))) buildNpm();
 	buildWally();

@@ -1,8 +1,9 @@
 import { Kernel } from "../kernel";
 import { Backend, Leaderboards, attach } from "../plugins/leaderboards";
-import { Removals, refuseKey, refuseValue, subjectKey } from "../plugins/leaderboards/internal";
+import { refuseKey, refuseValue, subjectKey } from "../plugins/leaderboards/internal";
+import { Removals } from "../plugins/leaderboards/core/removals";
 import { Bounds } from "../plugins/leaderboards/stages/Queue/bounds";
-import { ReaderStage, Settings, Stages } from "../plugins/leaderboards/types";
+import { ReaderStage, Settings, Stages } from "../plugins/leaderboards/contracts";
 import { counted } from "../spec/gate/format";
 import { BenchRow, formatNumber, medianSeconds } from "./measure";
 

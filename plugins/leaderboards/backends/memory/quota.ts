@@ -1,5 +1,8 @@
+import { CONTRACT } from "../../contracts";
+import { refilled } from "../../core";
+
 /** What each user adds to the experience's request-unit quota a minute (1000 + 120 x users). */
-export const UNITS_PER_USER = 120;
+export const UNITS_PER_USER = CONTRACT.Budgets.MemoryStore[1];
 /**
  * The part of this server's share kept for reads (top, scores, around); writes have the rest.
  * Writes also take the read bucket's units above half of it, so a server that reads little writes
@@ -69,7 +72,7 @@ export class Quota {
 		const size = whole * bucket.part;
 		const now = this.clock();
 		const since = bucket.updated === undefined ? 0 : now - bucket.updated;
-		bucket.tokens = math.min(size, (bucket.tokens ?? size) + (since * size) / 60);
+		bucket.tokens = refilled(bucket.tokens, since, size, size);
 		bucket.updated = now;
 		return bucket.tokens;
 	}

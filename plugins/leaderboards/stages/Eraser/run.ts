@@ -1,14 +1,15 @@
 import { Logger, Priority, sleep, within } from "../../../../kernel";
-import { ErasureRecord, StageContext, Topics, leaseFree } from "../../types";
+import { CONTRACT, ErasureRecord, StageContext, Topics } from "../../contracts";
+import { landingSeconds, leaseFree } from "../../core";
 import { INDEX_KEY, erasureOf, indexWith, recordKey, reportOf, unplanned } from "./record";
 import { Target, byName, targetsOf } from "./targets";
 
 const log = Logger.scope("Leaderboards");
 
 /** Seconds an erasure's lease lasts: a holder that died is replaced this long after its last renewal. */
-export const ERASURE_LEASE_SECONDS = 60;
+export const ERASURE_LEASE_SECONDS = CONTRACT.Leases.Seconds;
 /** The holder writes its progress (and renews the lease) this often. */
-export const PROGRESS_SECONDS = 20;
+export const PROGRESS_SECONDS = CONTRACT.Leases.ProgressSeconds;
 /** A remove the store refused (its budget) or that failed is tried again this much later. */
 export const REMOVE_RETRY_SECONDS = 2;
 /** Removes an erasure leaves in the store's budget for remove() and the game's own. */
@@ -148,7 +149,7 @@ export class ErasureRun {
 	// Once every server blocks the key and its writes in flight resolved: the stores they could reach, again.
 	private sweep(): boolean {
 		const { settings, manifest } = this.context;
-		const at = this.record.Requested + POLL_SECONDS + settings.FlushSeconds + 2 * settings.RequestSeconds;
+		const at = this.record.Requested + POLL_SECONDS + landingSeconds(settings);
 		while (this.now() < at + SWEEP_MARGIN) {
 			if (this.stopped() || !this.checkpoint()) return false;
 			this.wait(math.min(PROGRESS_SECONDS, at + SWEEP_MARGIN - this.now()));

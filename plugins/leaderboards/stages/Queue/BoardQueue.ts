@@ -1,4 +1,5 @@
-import { Board, PeriodRule, Refusal, periodAt } from "../../types";
+import { Board, PeriodRule, Refusal } from "../../contracts";
+import { periodAt } from "../../core";
 import { Bounds } from "./bounds";
 import { SlotState, TakenSlot } from "./slots";
 

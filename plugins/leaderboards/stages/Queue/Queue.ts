@@ -1,25 +1,10 @@
 import { Logger } from "../../../../kernel";
-import {
-	Board,
-	PendingWrite,
-	QueueStage,
-	Removals,
-	SUBJECTS,
-	StageContext,
-	Stats,
-	Subject,
-	Topics,
-	Warnings,
-	refuseKey,
-	refuseValue,
-	shown,
-	subjectKey,
-	storeOf,
-} from "../../types";
+import { Board, PendingWrite, QueueStage, Removals, StageContext, Stats, Subject, Topics } from "../../contracts";
+import { refuseKey, refuseValue, shown, storeOf, subjectKey, SUBJECTS, Warnings } from "../../core";
 import { BoardQueue } from "./BoardQueue";
-import { SlotState, TakenSlot } from "./slots";
 import { dropKey } from "./erased";
 import { restoreInto, settleIn } from "./returns";
+import { SlotState, TakenSlot } from "./slots";
 
 const log = Logger.scope("Leaderboards");
 

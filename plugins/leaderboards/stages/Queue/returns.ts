@@ -1,4 +1,5 @@
-import { Board, PendingWrite, storeOf } from "../../types";
+import { Board, PendingWrite } from "../../contracts";
+import { storeOf } from "../../core";
 import { BoardQueue } from "./BoardQueue";
 import { SlotState } from "./slots";
 

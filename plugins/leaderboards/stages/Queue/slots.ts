@@ -1,4 +1,4 @@
-import { PendingWrite } from "../../types";
+import { PendingWrite } from "../../contracts";
 
 // A queued slot as BoardQueue keeps it and as it leaves for a write.
 

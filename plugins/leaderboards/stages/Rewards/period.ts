@@ -1,17 +1,16 @@
 import { Logger, Priority, sleep, within } from "../../../../kernel";
 import {
 	Board,
+	CONTRACT,
 	Entry,
-	MANIFEST_VERSION,
 	Period,
 	PeriodEndHandler,
 	PeriodEndInfo,
 	RewardsRecord,
 	StageContext,
 	Topics,
-	leaseFree,
-	recordOf,
-} from "../../types";
+} from "../../contracts";
+import { leaseFree, MANIFEST_VERSION, recordOf } from "../../core";
 
 const log = Logger.scope("Leaderboards");
 
@@ -54,7 +53,7 @@ export class PeriodRun {
 		private readonly period: Period,
 		private readonly stopped: () => boolean,
 	) {
-		this.key = `rewards:${registration.board.storageFor(period.Id)}`;
+		this.key = CONTRACT.Names.Keys.Rewards + registration.board.storageFor(period.Id);
 	}
 
 	/** Yields, through the handler when this server runs it. */
