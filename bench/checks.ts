@@ -5,7 +5,7 @@ import { Removals } from "../plugins/leaderboards/core/removals";
 import { Bounds } from "../plugins/leaderboards/stages/Queue/bounds";
 import { ReaderStage, Settings, Stages } from "../plugins/leaderboards/contracts";
 import { counted } from "../spec/gate/format";
-import { BenchRow, formatNumber, medianSeconds } from "./measure";
+import { BenchRow, bareKeepBest, formatNumber, medianSeconds } from "./measure";
 
 /** A backend that answers at once, with a top page for the board whose visible top is asked. */
 const instant: Backend = {
@@ -61,15 +61,7 @@ export function submitChecksRow(calls: number, keyCount: number): BenchRow {
 	const loop = (body: (key: string) => unknown) => () => {
 		for (let i = 0; i < calls; i++) body(keys[i % keyCount]);
 	};
-	const bare = () => {
-		const best = new Map<string, number>();
-		for (let i = 0; i < calls; i++) {
-			const key = keys[i % keyCount];
-			const value = i % 1000;
-			const held = best.get(key);
-			if (held === undefined || value > held) best.set(key, value);
-		}
-	};
+	const bare = () => bareKeepBest(keys, calls);
 	const median = (fn: () => void, runs: number[]) => {
 		runs.push(medianSeconds(1, fn));
 		return runs;

@@ -16,6 +16,18 @@ export function medianSeconds(runs: number, fn: () => void): number {
 	return times[math.floor(times.size() / 2)];
 }
 
+/** What submit() is measured against: `calls` keep-best updates of a bare Luau table over `keys`, in turn. */
+export function bareKeepBest(keys: ReadonlyArray<string>, calls: number) {
+	const best = new Map<string, number>();
+	const keyCount = keys.size();
+	for (let i = 0; i < calls; i++) {
+		const key = keys[i % keyCount];
+		const value = i % 1000;
+		const held = best.get(key);
+		if (held === undefined || value > held) best.set(key, value);
+	}
+}
+
 /** One line of the benchmark table. */
 export interface BenchRow {
 	readonly name: string;

@@ -4,7 +4,7 @@ import { Backend, Entry, LeaderboardOptions, Leaderboards, attach } from "../plu
 import { DEFAULTS } from "../plugins/leaderboards/internal";
 import { HeadlessGate } from "../spec/gate/control";
 import { count, counted } from "../spec/gate/format";
-import { BenchRow, formatNumber, medianSeconds } from "./measure";
+import { BenchRow, bareKeepBest, formatNumber, medianSeconds } from "./measure";
 import { HandWrittenLeaderboard } from "./handwritten";
 import { NaiveLeaderboard } from "./naive";
 
@@ -277,17 +277,7 @@ export function submitCostRow(calls: number, keyCount: number): BenchRow {
 				for (let i = 0; i < calls; i++) boards.submit("Kills", keys[i % keyCount], i % 1000);
 			}),
 		);
-		bare.push(
-			medianSeconds(1, () => {
-				const best = new Map<string, number>();
-				for (let i = 0; i < calls; i++) {
-					const key = keys[i % keyCount];
-					const value = i % 1000;
-					const held = best.get(key);
-					if (held === undefined || value > held) best.set(key, value);
-				}
-			}),
-		);
+		bare.push(medianSeconds(1, () => bareKeepBest(keys, calls)));
 	}
 	ours.sort();
 	bare.sort();
