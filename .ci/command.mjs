@@ -177,6 +177,44 @@ CASES.push(
 	},
 );
 
+// The moderation tool's own conventions (cli/): every command's --help within 80 columns; no command
+// is a usage error (the usage on stderr, exit 2); a misspelt command or flag is answered "did you mean".
+const TOOL = "cli/bin/leaderboards.mjs";
+const fits80 = (text) => text.split("\n").every((line) => line.length <= 80);
+for (const command of ["", "top", "rank", "show", "remove", "erase", "export", "boards"])
+	CASES.push({
+		what: `leaderboards ${command} --help fits 80 columns`.replace("  ", " "),
+		argv: [TOOL, ...(command ? [command] : []), "--help"],
+		check: (r) => r.code === 0 && r.stdout.startsWith("usage: leaderboards ") && fits80(r.stdout),
+	});
+CASES.push(
+	{
+		what: "leaderboards with no command: the usage on stderr, exit 2",
+		argv: [TOOL],
+		check: (r) =>
+			r.code === 2 &&
+			r.stdout === "" &&
+			r.stderr.startsWith("usage: leaderboards <command>") &&
+			r.stderr.includes("leaderboards: no command: give one of top,"),
+	},
+	{
+		what: "leaderboards tpo: did you mean top?",
+		argv: [TOOL, "tpo"],
+		check: (r) => r.code === 2 && r.stdout === "" && r.stderr.includes("unknown command tpo: did you mean top?"),
+	},
+	{
+		what: "bench --json --markdown: one output at a time, exit 2",
+		argv: [...PROGRAMS.bench.argv, "--json", "--markdown"],
+		check: (r) => r.code === 2 && r.stdout === "" && r.stderr.includes("--json and --markdown cannot go together"),
+	},
+	{
+		what: "leaderboards top Kills --cont 3: did you mean --count?",
+		argv: [TOOL, "top", "Kills", "--cont", "3"],
+		check: (r) =>
+			r.code === 2 && r.stdout === "" && r.stderr.includes("unknown option --cont: did you mean --count?"),
+	},
+);
+
 // The programs as a user's shell starts them, not from inside npm (whose banner note would show).
 const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("npm_")));
 function run({ argv, env: extra }) {
