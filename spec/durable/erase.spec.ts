@@ -263,6 +263,35 @@ describeGate("boards:erase(subject)", () => {
 	);
 
 	it(
+		"hides the key from scores() at once, and records it for the reads docs/reference.md's cost table says",
+		() => {
+			gate!.calendar.set(NOW + 3600);
+			gate!.dataStore.seed(
+				"CKBoard_Kills",
+				new Map([
+					["42", 10],
+					["7", 5],
+				]),
+			);
+			seedDaily("DailyKills", 2, new Map([["42", 3]]));
+			const { boards } = boardsAt(undefined, { Kills: {}, DailyKills: { Reset: "Daily" } });
+			task.wait(1); // the start: the layout and the erasures index read
+			const reads = gate!.dataStore.standard.calls("GetAsync");
+			const updates = gate!.dataStore.standard.calls("UpdateAsync");
+			// The first erase() on the server: 1 read per Reset board (its periods), 2 UpdateAsync (index, record).
+			boards.erase("42");
+			expect(gate!.dataStore.standard.calls("GetAsync") - reads).toBe(1);
+			expect(gate!.dataStore.standard.calls("UpdateAsync") - updates).toBe(2);
+			// Hidden from scores() as from every read (issue 47), while the stores still hold it.
+			expect(boards.scores("Kills", ["42", "7"])).toEqual(new Map([["7", 5]]));
+			expect(boards.scores("DailyKills", [42])).toEqual(new Map());
+			expect(waitFor(() => boards.erasure("42")?.State === "done", 300, 5)).toBe(true);
+			boards.destroy();
+		},
+		10 * MINUTES,
+	);
+
+	it(
 		"erasing a key no board holds is a report, not an error",
 		() => {
 			gate!.calendar.set(NOW);

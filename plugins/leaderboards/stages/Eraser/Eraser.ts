@@ -1,7 +1,17 @@
 import { Logger } from "../../../../kernel";
-import { EraserStage, ErasureReport, SUBJECTS, StageContext, Subject, Topics, subjectKey } from "../../types";
+import {
+	EraserStage,
+	ErasureRecord,
+	ErasureReport,
+	SUBJECTS,
+	leaseFree,
+	StageContext,
+	Subject,
+	Topics,
+	subjectKey,
+} from "../../types";
 import { INDEX_KEY, erasureOf, indexWith, pendingOf, recordKey, reportOf, requested, unrecordedReport } from "./record";
-import { ErasureRun, POLL_SECONDS } from "./run";
+import { ERASURE_LEASE_SECONDS, ErasureRun, Leased, POLL_SECONDS } from "./run";
 import { targetsOf } from "./targets";
 
 const log = Logger.scope("Leaderboards");
@@ -22,6 +32,8 @@ export class Eraser implements EraserStage {
 	private readonly elsewhere = new Set<string>();
 	private current?: ErasureRun;
 	private busy = false;
+	// Records erase() wrote with this server's lease, until their run begins.
+	private readonly leased = new Map<string, Leased>();
 	// Keys to work on, in order.
 	private readonly queued = new Array<string>();
 	// The next poll: a task.delay, not a Scheduler deadline, which would keep the Heartbeat step on all the while.
@@ -58,14 +70,23 @@ export class Eraser implements EraserStage {
 		const [indexed, why] = manifest.update(INDEX_KEY, (old) => indexWith(old, key, true));
 		if (!indexed) return this.unrecorded(key, why);
 		let report: ErasureReport | undefined;
+		let taken: ErasureRecord | undefined;
+		// No erasure under way here: the same write takes the lease, so the work starts without a read.
+		const take = !this.busy && !this.stopped;
 		const [ok, problem] = manifest.update(recordKey(key), (old) => {
 			const record = erasureOf(old);
 			// Already pending: that request stands (its progress kept).
 			const fresh = record?.State === "pending" ? undefined : requested(key, manifest.now(), []);
 			if (fresh) for (const target of targets) fresh.Remaining.push(target.name);
-			report = reportOf(fresh ?? record!);
-			return fresh;
+			const kept = fresh ?? record!;
+			const now = manifest.now();
+			taken = undefined;
+			if (take && leaseFree(kept, manifest.server, now))
+				taken = { ...kept, Holder: manifest.server, Until: now + ERASURE_LEASE_SECONDS };
+			report = reportOf(kept);
+			return taken ?? fresh;
 		});
+		if (ok && taken) this.leased.set(key, { record: taken, targets });
 		this.work([key]);
 		// Indexed, not recorded: the server that takes it lists the stores itself.
 		return ok && report ? report : unrecordedReport(key, true, problem);
@@ -100,7 +121,8 @@ export class Eraser implements EraserStage {
 		task.spawn(() => {
 			while (!this.stopped && !this.queued.isEmpty()) {
 				const key = this.queued.remove(0)!;
-				const run = new ErasureRun(this.context, key, () => this.stopped);
+				const run = new ErasureRun(this.context, key, () => this.stopped, this.leased.get(key));
+				this.leased.delete(key);
 				this.current = run;
 				const [ok, ended] = pcall(() => run.run());
 				if (!ok) log.warn(`erase ${key} errored: ${ended}`);

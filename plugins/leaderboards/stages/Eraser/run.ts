@@ -26,6 +26,12 @@ export const SWEEP_MARGIN = 5;
  */
 export type RunEnd = "done" | "handed back" | "busy" | "elsewhere";
 
+/** A record erase() wrote with this server's lease, and the stores erase() listed for it. */
+export interface Leased {
+	readonly record: ErasureRecord;
+	readonly targets: Target[];
+}
+
 /**
  * One erasure, worked on by this server while it holds the record's lease (Holder, Until). Removes
  * the key from every store still Remaining, writing progress every PROGRESS_SECONDS (which renews
@@ -46,14 +52,16 @@ export class ErasureRun {
 		private readonly context: StageContext,
 		readonly key: string,
 		private readonly stopped: () => boolean,
+		/** The record as erase() wrote it with this server's lease, and the stores it listed: no read to begin. */
+		private readonly taken?: Leased,
 	) {}
 
 	/** Yields until the erasure is done, handed back, or found held by another server. */
 	run(): RunEnd {
-		const lease = this.lease();
+		const lease = this.taken ? this.hold(this.taken.record) : this.lease();
 		if (lease === "done") return this.indexed();
 		if (lease === "busy") return "busy";
-		const targets = targetsOf(this.context.manifest, this.context.settings);
+		const targets = this.taken?.targets ?? targetsOf(this.context.manifest, this.context.settings);
 		if (!targets) return this.handBack();
 		// A request written from outside the game (the Open Cloud tool) may list no stores: the first holder does.
 		if (!this.planned) for (const target of targets) this.record.Remaining.push(target.name);
@@ -96,6 +104,11 @@ export class ErasureRun {
 			return taken;
 		});
 		if (!ok || !taken) return "busy";
+		return this.hold(taken);
+	}
+
+	// The record as written with this server's lease: worked on from here.
+	private hold(taken: ErasureRecord): "taken" {
 		this.planned = taken.Remaining !== undefined;
 		this.record = {
 			...taken,
@@ -103,7 +116,8 @@ export class ErasureRun {
 			Removed: [...(taken.Removed ?? [])],
 			Remaining: [...(taken.Remaining ?? [])],
 		};
-		this.renewed = this.now();
+		// When the lease was taken (erase() may have taken it a while before this run began).
+		this.renewed = (taken.Until ?? this.now()) - ERASURE_LEASE_SECONDS;
 		return "taken";
 	}
 
