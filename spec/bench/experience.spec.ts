@@ -18,7 +18,7 @@ describeGate("an experience of 100 servers", () => {
 		expect(ours.around.answered / ours.around.calls).toBeGreaterThanOrEqual(0.9);
 		expect(ours.friends.answered).toBe(ours.friends.calls);
 		expect(ours.topListsPerMinute).toBeLessThanOrEqual(ours.listGoalPerMinute);
-		expect(ours.sightings).toBeGreaterThan(0);
+		expect(ours.records.seen).toBeGreaterThan(0);
 		expect(ours.freshnessP99).toBeLessThanOrEqual(5);
 		expect(ours.memoryShare).toBeLessThanOrEqual(0.1);
 		expect(ours.messagesRefused).toBe(0);

@@ -22,7 +22,9 @@ const log = Logger.scope("Leaderboards");
  * worked on by one server at a time under the record's lease (ErasureRun). Every server reads the index
  * at start and every POLL_SECONDS: it blocks each pending key (its submits refused, its queued values
  * and a failed write of it dropped, hidden from every read and cache) and takes over an erasure nobody
- * holds, so one a server left (closed, died) is finished by another. destroy() hands the work back.
+ * holds, so one a server left (closed, died) is finished by another. destroy() hands the work back, and
+ * returns once it has (handedBack(): the drain waits for it within ShutdownSeconds, since a server ends
+ * when its close handlers return).
  */
 export class Eraser implements EraserStage {
 	readonly Name = "Leaderboards.Eraser";
@@ -32,6 +34,8 @@ export class Eraser implements EraserStage {
 	private readonly elsewhere = new Set<string>();
 	private current?: ErasureRun;
 	private busy = false;
+	// Resolved when the work loop ends: the close waits on it (handedBack()).
+	private readonly idle = new Array<() => void>();
 	// Records erase() wrote with this server's lease, until their run begins.
 	private readonly leased = new Map<string, Leased>();
 	// Keys to work on, in order.
@@ -56,6 +60,11 @@ export class Eraser implements EraserStage {
 		this.stopped = true;
 		if (this.timer) task.cancel(this.timer);
 		this.current?.interrupt();
+	}
+
+	handedBack(): Promise<void> {
+		if (!this.busy) return Promise.resolve();
+		return new Promise((resolve) => this.idle.push(resolve));
 	}
 
 	erase(subject: Subject): ErasureReport {
@@ -131,6 +140,8 @@ export class Eraser implements EraserStage {
 			}
 			this.current = undefined;
 			this.busy = false;
+			for (const resolve of this.idle) resolve();
+			this.idle.clear();
 		});
 	}
 
