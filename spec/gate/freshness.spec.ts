@@ -19,7 +19,7 @@ describe("FreshnessWatch", () => {
 		watch.page(1, rows(["a", 20], ["x", 10]));
 		now = 3;
 		watch.page(2, rows(["a", 21], ["x", 10]));
-		// Displaced: server 1 showed it, server 2's visible top filled with two others at or above it.
+		// Displaced: server 1 showed it, server 2's visible top filled with two others above it.
 		watch.record("b", 15, 3, [1, 2]);
 		now = 4;
 		watch.page(1, rows(["a", 21], ["b", 15]));

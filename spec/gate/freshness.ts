@@ -3,8 +3,9 @@
 // show it has shown it on its page. Each ends one way:
 // - seen: every such server's page showed the key at that value or better; timed from its submit;
 // - superseded: a better value of the same key became a record first (that one is watched instead);
-// - displaced: each server that had not shown it shows `visibleTop` other keys at or above its value
-//   (a keep-best board's values only rise, so it can no longer enter that visible top);
+// - displaced: each server that had not shown it shows `visibleTop` other keys above its value (a
+//   keep-best board's values only rise, so it can no longer enter that visible top, whatever the order
+//   of ties);
 // - never seen: none of these when play stopped; timed at its age then.
 // The percentiles count every seen and never-seen record.
 
@@ -115,7 +116,7 @@ export class FreshnessWatch {
 		};
 	}
 
-	// Whether the server's page shows the record, or its visible top is full of others at or above it.
+	// Whether the server's page shows the record, or its visible top is full of others above it.
 	private check(watched: Watched, server: number) {
 		const page = this.pages.get(server);
 		if (!page) return;
@@ -123,7 +124,7 @@ export class FreshnessWatch {
 		if (value !== undefined && value >= watched.value) {
 			watched.unseen.delete(server);
 			watched.displacedOn.delete(server);
-		} else if (page.floor !== undefined && page.floor >= watched.value && !page.top.has(watched.key)) {
+		} else if (page.floor !== undefined && page.floor > watched.value && !page.top.has(watched.key)) {
 			watched.displacedOn.add(server);
 		}
 	}
