@@ -30,8 +30,9 @@ export default [
 		rules: { "no-restricted-imports": "off" },
 	},
 	{
-		// Every stage is a folder of stages/: its files import each other, the contracts in ../../types and
-		// the kernel, never another stage, attach, settings or a backend (attach alone wires them together).
+		// Every stage is a folder of stages/: its files import each other, the declarations in ../../contracts,
+		// the shared runtime in ../../core and the kernel, never another stage, attach, settings or a backend
+		// (attach alone wires them together).
 		files: ["plugins/leaderboards/stages/**/*.ts"],
 		rules: {
 			"no-restricted-imports": [
@@ -39,8 +40,8 @@ export default [
 				{
 					patterns: [
 						{
-							regex: "^\\.\\./(?!\\.\\./types$|\\.\\./\\.\\./\\.\\./kernel$)",
-							message: "A stage imports only ../../types, the kernel and its own folder's files.",
+							regex: "^\\.\\./(?!\\.\\./contracts$|\\.\\./core$|\\.\\./\\.\\./\\.\\./kernel$)",
+							message: "A stage imports only ../../contracts, ../../core, the kernel and its own folder's files.",
 						},
 					],
 				},

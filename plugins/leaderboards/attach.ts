@@ -15,10 +15,9 @@ import {
 	Entry,
 	ErasureReport,
 	LeaderboardOptions,
-	Manifest,
+	Period,
 	PeriodEndHandler,
 	PeriodEndOptions,
-	Period,
 	Settings,
 	ShutdownResult,
 	StageContext,
@@ -26,13 +25,9 @@ import {
 	Standing as Place,
 	Stats,
 	Subject,
-	Warnings,
 	WindowSummary,
-	periodFor,
-	refusePeriodArgument,
-	Removals,
-	secondsUntilRoll,
-} from "./types";
+} from "./contracts";
+import { Manifest, periodFor, refusePeriodArgument, Removals, secondsUntilRoll, Warnings } from "./core";
 
 const log = Logger.scope("Leaderboards");
 

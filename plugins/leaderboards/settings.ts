@@ -2,23 +2,25 @@ import { DataStoreService, MemoryStoreService, MessagingService, Players, UserSe
 import { orderedDataStoreBackend } from "./backends/OrderedDataStore";
 import {
 	Backend,
-	Board,
 	BoardConfig,
 	BoardFields,
-	LONGEST_PERIOD,
 	LeaderboardOptions,
-	PERIOD_ID_LENGTH,
 	PeriodRule,
 	PlayerLookup,
-	RESET_SCHEDULES,
 	ResetSchedule,
 	Settings,
-	WEEKDAYS,
+} from "./contracts";
+import {
+	Board,
+	LONGEST_PERIOD,
 	MAX_DOUBLE,
-	Store,
+	PERIOD_ID_LENGTH,
+	RESET_SCHEDULES,
 	ruleOf,
 	shown,
-} from "./types";
+	Store,
+	WEEKDAYS,
+} from "./core";
 
 /** The documented defaults. */
 export const DEFAULTS = {

@@ -1,5 +1,5 @@
 import { MemoryStoreService, Players } from "@rbxts/services";
-import { Backend } from "../types";
+import { Backend } from "../contracts";
 import { Ledger } from "./memory/ledger";
 import { MAX_EXPIRATION, MemoryParts } from "./memory/parts";
 import { Quota } from "./memory/quota";

@@ -1,15 +1,6 @@
 import { Logger } from "../../../../kernel";
-import {
-	EraserStage,
-	ErasureRecord,
-	ErasureReport,
-	SUBJECTS,
-	leaseFree,
-	StageContext,
-	Subject,
-	Topics,
-	subjectKey,
-} from "../../types";
+import { EraserStage, ErasureRecord, ErasureReport, StageContext, Subject, Topics } from "../../contracts";
+import { leaseFree, subjectKey, SUBJECTS } from "../../core";
 import { INDEX_KEY, erasureOf, indexWith, pendingOf, recordKey, reportOf, requested, unrecordedReport } from "./record";
 import { ERASURE_LEASE_SECONDS, ErasureRun, Leased, POLL_SECONDS } from "./run";
 import { targetsOf } from "./targets";

@@ -1,5 +1,6 @@
 import { Logger, Priority, sleep, within } from "../../../../kernel";
-import { ErasureRecord, StageContext, Topics, leaseFree } from "../../types";
+import { ErasureRecord, StageContext, Topics } from "../../contracts";
+import { leaseFree } from "../../core";
 import { INDEX_KEY, erasureOf, indexWith, recordKey, reportOf, unplanned } from "./record";
 import { Target, byName, targetsOf } from "./targets";
 

@@ -1,6 +1,7 @@
 import { HttpService } from "@rbxts/services";
 import { Logger } from "../../../../kernel";
-import { HeraldStage, StageContext, Topics, experienceTime, isUpdateConflict } from "../../types";
+import { HeraldStage, StageContext, Topics } from "../../contracts";
+import { experienceTime, isUpdateConflict } from "../../core";
 import { Announced, messageOf, recordsOf } from "./message";
 import { PendingItem, announcement, asking, pendingOf, withRecord } from "./pending";
 

@@ -1,4 +1,4 @@
-import { heldElsewhere } from "../../types";
+import { heldElsewhere } from "../../core";
 import { Announced, fitting } from "./message";
 
 /**

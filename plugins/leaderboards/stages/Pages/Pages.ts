@@ -1,14 +1,7 @@
 import { HttpService } from "@rbxts/services";
 import { Logger } from "../../../../kernel";
-import {
-	Board,
-	PagesStage,
-	SharedPage,
-	StageContext,
-	experienceTime,
-	heldElsewhere,
-	isUpdateConflict,
-} from "../../types";
+import { Board, PagesStage, SharedPage, StageContext } from "../../contracts";
+import { experienceTime, heldElsewhere, isUpdateConflict } from "../../core";
 import { eraseFromPages } from "./erase";
 import { PageItem, itemOf, pageKey, refreshed, rowsOf } from "./item";
 import { JOIN_POLL_SECONDS, joinRefresh } from "./join";

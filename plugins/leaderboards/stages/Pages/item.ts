@@ -1,4 +1,4 @@
-import { BackendRow, Board } from "../../types";
+import { BackendRow, Board } from "../../contracts";
 
 /**
  * A page's key in the map: the store's backend and prefix (docs/manifest.md's layout) with the storage

@@ -1,5 +1,5 @@
 import { Priority, Scheduler, sleep } from "../../../../kernel";
-import { heldElsewhere } from "../../types";
+import { heldElsewhere } from "../../core";
 import { PageItem, itemOf } from "./item";
 
 /** A server with no page waits for another server's refresh, asking the item this often. */

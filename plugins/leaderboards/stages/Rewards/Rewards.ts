@@ -1,13 +1,5 @@
-import {
-	PeriodEndHandler,
-	PeriodEndOptions,
-	RewardsStage,
-	StageContext,
-	Topics,
-	periodAt,
-	periodNamed,
-	shown,
-} from "../../types";
+import { PeriodEndHandler, PeriodEndOptions, RewardsStage, StageContext, Topics } from "../../contracts";
+import { periodAt, periodNamed, shown } from "../../core";
 import { PeriodRun, RETRY_SECONDS, Registration } from "./period";
 
 /** The standings a handler gets unless told (the top N). */

@@ -1,17 +1,5 @@
-import {
-	Board,
-	Entry,
-	Standing as Place,
-	StageContext,
-	StandingStage,
-	Subject,
-	Warnings,
-	SUBJECTS,
-	storableKey,
-	shown,
-	subjectKey,
-	userIdOf,
-} from "../../types";
+import { Board, Entry, StageContext, Standing as Place, StandingStage, Subject } from "../../contracts";
+import { shown, storableKey, subjectKey, SUBJECTS, userIdOf, Warnings } from "../../core";
 import { AROUND_DEFAULT, AROUND_LIMIT, aroundOf } from "./around";
 import { Friends } from "./friends";
 import { StandingReads } from "./reads";

@@ -1,4 +1,5 @@
-import { Board, Entry, isBetter } from "../../types";
+import { Board, Entry } from "../../contracts";
+import { isBetter } from "../../core";
 import { Answers } from "./Answers";
 import { FriendsBoard, StandingReads } from "./reads";
 

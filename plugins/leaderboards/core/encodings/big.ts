@@ -1,4 +1,5 @@
-import { Encoding, MAX_DOUBLE } from "./encoding";
+import { Encoding } from "../../contracts";
+import { MAX_DOUBLE } from "./encoding";
 
 // Any finite double as an integer within ±2^53, in order: its binary exponent
 // and its mantissa rounded to 42 significant bits. frexp and ldexp are exact, so

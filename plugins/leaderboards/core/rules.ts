@@ -1,7 +1,5 @@
-import { MAX_EXACT_INTEGER, MergeRule } from "./merge/rule";
-import { Board } from "./board";
-import { Codec } from "./encodings/encoding";
-import { PendingWrite } from "./stages";
+import { Board, Codec, MergeRule, PendingWrite } from "../contracts";
+import { MAX_EXACT_INTEGER } from "./merge/rule";
 
 // The domain rules, each in exactly one place: every stage (and a game's own
 // stage) resolves keys, validates values and keeps the best through these.

@@ -1,4 +1,5 @@
-import { MAX_EXACT_INTEGER, MergeRule, sumOf } from "./rule";
+import { MergeRule } from "../../contracts";
+import { MAX_EXACT_INTEGER, sumOf } from "./rule";
 
 const NEGATIVE = {
 	reason: "negative value",

@@ -1,6 +1,3 @@
-/** The largest finite double: a Big board's values reach ±MAX_DOUBLE. */
-export const MAX_DOUBLE = 1.7976931348623157e308;
-
 /** How a board writes numbers: "Plain" (as they are) or "Big" (any finite number). */
 export type ValueKind = "Plain" | "Big";
 

@@ -1,6 +1,5 @@
 import { MAX_EXACT_INTEGER } from "../merge/rule";
-import { ResetSchedule } from "../periods";
-import { Encoding } from "./encoding";
+import { Encoding, ResetSchedule } from "../../contracts";
 
 /**
  * Ticks (seconds) a tie-break folds in, by the span a board's values live in: a

@@ -1,5 +1,5 @@
 import { isBetter } from "./merge/rule";
-import { BackendRange, BackendRow } from "./public";
+import { BackendRange, BackendRow } from "../contracts";
 
 // The boundary: what a backend answers, checked before a player sees it. A
 // game's own backend may return anything; a wrong answer is a failed read, junk

@@ -1,4 +1,5 @@
-import { MergeRule, isBetter } from "./rule";
+import { MergeRule } from "../../contracts";
+import { isBetter } from "./rule";
 
 /**
  * The default: the best value wins, the larger (or, ascending, the smaller).

@@ -1,6 +1,5 @@
 import { Logger } from "../../../kernel";
-import { Board } from "./board";
-import { Settings } from "./stages";
+import { Board, Settings } from "../contracts";
 
 const log = Logger.scope("Leaderboards");
 

@@ -1,4 +1,4 @@
-import { Entry } from "./public";
+import { Entry } from "./entries";
 
 // What games see of the work that outlives a server: erasures and period ends.
 

@@ -1,6 +1,5 @@
-export * from "./public";
+// The runtime the stages share (declarations: ../contracts): boards, the store adapter, the manifest,
 export * from "./rules";
-export * from "./stages";
 export * from "./board";
 export * from "./periods";
 export * from "./warnings";
@@ -17,5 +16,4 @@ export * from "./encodings/encodingOf";
 export * from "./encodings/plain";
 export * from "./encodings/big";
 export * from "./encodings/earliest";
-export * from "./durable";
 export * from "./manifest";

@@ -1,50 +1,12 @@
 import { HttpService } from "@rbxts/services";
 import { Kernel, SingleFlight, within } from "../../../kernel";
-import { Board } from "./board";
-import { Settings } from "./stages";
+import { Board, Manifest as ManifestContract, PeriodsRecord, Settings } from "../contracts";
 
 // The manifest (docs/manifest.md, the contract a tool outside the game reads): one standard
 // DataStore, StorePrefix .. "Manifest", holding the game's layout, the periods each board wrote,
 // erasures and period ends. Every read and write of it goes through here.
 
 export const MANIFEST_VERSION = 1;
-
-/** periods:<Storage>: every period of a Reset board that was ever written, ascending. */
-export interface PeriodsRecord {
-	Version: number;
-	Ids: string[];
-}
-
-/** erasure:<key>; Holder and Until are the lease of the server working on it. */
-export interface ErasureRecord {
-	Version: number;
-	Key: string;
-	Requested: number;
-	State: "pending" | "done";
-	Removed: string[];
-	Remaining: string[];
-	Holder?: string;
-	Until?: number;
-	Finished?: number;
-}
-
-/** erasures: the keys with an erasure not done, which any server resumes. */
-export interface ErasureIndex {
-	Version: number;
-	Pending: string[];
-}
-
-/** rewards:<Storage>@<id>: a finished period's handler; Holder and Until its lease (or, with no Holder, its retry time). */
-export interface RewardsRecord {
-	Version: number;
-	State: "running" | "done";
-	Holder?: string;
-	Until: number;
-	IdempotencyKey: string;
-	Attempts: number;
-	Error?: string;
-	Finished?: number;
-}
 
 /** A record with a lease: free when nobody holds it, its holder's time ran out, or this server holds it. */
 export function leaseFree(record: { Holder?: string; Until?: number } | undefined, me: string, now: number): boolean {
@@ -84,13 +46,8 @@ function boardLayout(board: Board) {
 	};
 }
 
-/**
- * The manifest's store and its records. Reads skip GetAsync's cache (another server's write must be
- * seen); every request has RequestSeconds. A Reset board's period is noted before its first write on
- * this server, so an erasure never misses a store a value reached.
- */
-export class Manifest {
-	/** This server, as leases name it. */
+/** The manifest's store and records (contracts/manifest.ts): every read and write of it. */
+export class Manifest implements ManifestContract {
 	readonly server = HttpService.GenerateGUID(false);
 	private store?: DataStore;
 	// Per storage name (board and tag): the period ids known to be in periods:<Storage>.
@@ -102,17 +59,14 @@ export class Manifest {
 		private readonly settings: Settings,
 	) {}
 
-	/** The manifest is kept (options.Manifest). */
 	enabled(): boolean {
 		return this.settings.manifest;
 	}
 
-	/** Unix seconds, as leases and records count them. */
 	now(): number {
 		return this.settings.unixTime();
 	}
 
-	/** Yields. A record: (true, value or nil) or (false, why). */
 	read(key: string): LuaTuple<[boolean, unknown]> {
 		return this.request(() => {
 			const options = new Instance("DataStoreGetOptions");
@@ -122,7 +76,6 @@ export class Manifest {
 		});
 	}
 
-	/** Yields. UpdateAsync: `transform(old)` returns the new record, or nil to write nothing; (ok, why). */
 	update(key: string, transform: (old: unknown) => unknown): LuaTuple<[boolean, unknown]> {
 		return this.request(() => {
 			this.dataStore().UpdateAsync<unknown, unknown>(key, (old) => $tuple(transform(old)));
@@ -130,12 +83,10 @@ export class Manifest {
 		});
 	}
 
-	/** A store name as the manifest writes it: Prefix .. Storage[@Id] (a MemoryStore board's maps without the shard). */
 	fullName(board: Board, periodId?: string): string {
 		return (board.Store.backend.layout?.Prefix ?? "") + board.storageFor(periodId);
 	}
 
-	/** Yields. A Reset board's periods ever written (periods:<Storage>), ascending; undefined when unread. */
 	periods(board: Board): string[] | undefined {
 		const [ok, value] = this.read(`periods:${board.storageFor(undefined)}`);
 		if (!ok) return undefined;
@@ -145,10 +96,6 @@ export class Manifest {
 		return ids;
 	}
 
-	/**
-	 * Yields the first time a period of a Reset board is written on this server: its id is added to
-	 * periods:<Storage> (a read, and an UpdateAsync only when missing). false when that failed: the write waits.
-	 */
 	note(board: Board, store: string): boolean {
 		const id = board.Period && board.periodOf(store);
 		if (id === undefined || this.knownOf(board).has(id) || !this.enabled()) return true;
@@ -162,7 +109,6 @@ export class Manifest {
 		return ok && noted === true;
 	}
 
-	/** Yields. Writes the layout when it differs from the stored one (one read at every start). */
 	publishLayout(): boolean {
 		const boards: Record<string, unknown> = {};
 		for (const [name, board] of this.settings.boards) boards[name] = boardLayout(board);

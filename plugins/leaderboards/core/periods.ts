@@ -1,3 +1,5 @@
+import { Period, PeriodRule, ResetSchedule, Weekday } from "../contracts";
+
 // The period rule: which period a moment belongs to on a board that resets,
 // and where that period's values are stored. The Queue (on submit) and the
 // Reader (on read) both ask here; the Flusher and the backends only ever see
@@ -11,31 +13,18 @@
 // starts of months and years are built with plain day arithmetic, not
 // os.time(table), whose time zone differs between Lua hosts.
 
-/** How often a board resets. */
-export type ResetSchedule = "Hourly" | "Daily" | "Weekly" | "Monthly" | "Yearly";
-
 export const RESET_SCHEDULES: ReadonlyArray<ResetSchedule> = ["Hourly", "Daily", "Weekly", "Monthly", "Yearly"];
 
 /** Week days in os.date's order (wday 1 is Sunday). */
-export const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"] as const;
-export type Weekday = (typeof WEEKDAYS)[number];
-
-/** A board's reset schedule, checked at attach. */
-export interface PeriodRule {
-	readonly Reset: ResetSchedule;
-	/** Seconds after the UTC boundary at which the board rolls. */
-	readonly ResetOffset: number;
-	/** Weekly boards: the day a week starts, 0 = Sunday .. 6 = Saturday. */
-	readonly WeekStart: number;
-}
-
-/** One period of a board: its id and its span [Start, Finish) in Unix seconds. */
-export interface Period {
-	/** "2026-12-06T04" hourly, "2026-12-06" daily, the first day "2026-12-07" weekly, "2026-12" monthly, "2026" yearly. */
-	readonly Id: string;
-	readonly Start: number;
-	readonly Finish: number;
-}
+export const WEEKDAYS: ReadonlyArray<Weekday> = [
+	"Sunday",
+	"Monday",
+	"Tuesday",
+	"Wednesday",
+	"Thursday",
+	"Friday",
+	"Saturday",
+];
 
 const DAY = 86400;
 const HOUR = 3600;

@@ -1,7 +1,7 @@
-import { PeriodRule } from "../periods";
+import { Encoding, PeriodRule, TieBreakRule, ValueKind } from "../../contracts";
 import { big } from "./big";
 import { earliest, TIE_SPANS } from "./earliest";
-import { Encoding, MAX_DOUBLE, TieBreakRule, ValueKind } from "./encoding";
+import { MAX_DOUBLE } from "./encoding";
 import { plain } from "./plain";
 
 /**

@@ -1,15 +1,8 @@
 import { Kernel } from "../../../kernel";
-import { Topics } from "./public";
+import { Removals as RemovalsContract, Topics } from "../contracts";
 
-/**
- * Removals in one place, asked by every reader of a board (Reader's pages,
- * Standing's answers): a key removed by remove() is hidden from the moment it
- * is queued until its removal lands (Leaderboard.Removed), and from any read
- * that began before it landed; a removal dropped after MaxWriteAttempts
- * (Leaderboard.Dropped with a nil value) left the value stored, so it is shown
- * again. Landings are numbered: a read notes `mark()` as it starts.
- */
-export class Removals {
+/** Removals hidden from every read until they land, and keys being erased (contracts/removals.ts). */
+export class Removals implements RemovalsContract {
 	// Per board and key: math.huge until the removal lands, then the landing's number.
 	private readonly hidden = new Map<string, Map<string, number>>();
 	private landings = 0;
@@ -31,7 +24,6 @@ export class Removals {
 		});
 	}
 
-	/** remove() queued: the key is hidden from now on. */
 	hide(board: string, key: string) {
 		let hidden = this.hidden.get(board);
 		if (!hidden) {
@@ -41,24 +33,20 @@ export class Removals {
 		hidden.set(key, math.huge);
 	}
 
-	/** The number a read notes as it starts. */
 	mark(): number {
 		return this.landings;
 	}
 
-	/** The key is hidden from a read that began at `since` (mark()); without it, from a read starting now. O(1). */
 	hides(board: string, key: string, since?: number): boolean {
 		const at = math.max(this.hidden.get(board)?.get(key) ?? -1, this.erasing.get(key) ?? -1);
 		return at > (since ?? this.landings);
 	}
 
-	/** An erasure of the key began (here or on another server): hidden on every board, every cache stale. */
 	erase(key: string, boards: ReadonlyArray<string>) {
 		this.erasing.set(key, math.huge);
 		for (const board of boards) this.settled(board);
 	}
 
-	/** The key's erasure is done: reads that began before now still hide it. */
 	erased(key: string, boards: ReadonlyArray<string>) {
 		if (this.erasing.get(key) !== math.huge) return;
 		this.landings += 1;
@@ -66,12 +54,10 @@ export class Removals {
 		for (const board of boards) this.settled(board);
 	}
 
-	/** The key's erasure is under way: submits for it are refused, and a failed write of it is not retried. O(1). */
 	isErasing(key: string): boolean {
 		return this.erasing.get(key) === math.huge;
 	}
 
-	/** A read that began at `since` finished: removals landed before it need not be remembered. */
 	readFrom(board: string, since: number) {
 		const hidden = this.hidden.get(board);
 		if (!hidden) return;
@@ -79,7 +65,6 @@ export class Removals {
 		if (hidden.isEmpty()) this.hidden.delete(board);
 	}
 
-	/** Calls `listener(board)` whenever one of the board's removals landed or was dropped (caches go stale). */
 	onSettled(listener: (board: string) => void) {
 		this.listeners.push(listener);
 	}

@@ -1,4 +1,4 @@
-import { MergeRule } from "./rule";
+import { MergeRule } from "../../contracts";
 
 /** KeepBest = false: the newest value wins, in the queue and in the store. */
 export function keepNewest(ascending: boolean): MergeRule {

@@ -1,5 +1,5 @@
 import { MAX_EXACT_INTEGER } from "../merge/rule";
-import { Encoding } from "./encoding";
+import { Encoding } from "../../contracts";
 
 const same = (value: number) => value;
 

@@ -1,6 +1,6 @@
 import { keepBest } from "./keepBest";
 import { keepNewest } from "./keepNewest";
-import { MergeRule } from "./rule";
+import { MergeRule } from "../../contracts";
 import { sum } from "./sum";
 
 /**

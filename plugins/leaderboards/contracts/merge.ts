@@ -4,9 +4,6 @@ export interface Refusal {
 	readonly advice: string;
 }
 
-/** The largest integer a double holds exactly: 2^53. */
-export const MAX_EXACT_INTEGER = 2 ** 53;
-
 /**
  * How a board merges the values of one key: what the queue keeps of two
  * pending values, what a write puts over the stored one, what a late landing
@@ -31,14 +28,4 @@ export interface MergeRule {
 	readonly covers: (landed: number, pending: number) => boolean;
 	/** Why the rule refuses a submitted value (a warning's reason and its advice), or undefined. */
 	readonly refuse: (value: number) => Refusal | undefined;
-}
-
-/** candidate ranks strictly better than current on a board ranked `ascending`. */
-export function isBetter(candidate: number, current: number, ascending: boolean): boolean {
-	return ascending ? candidate < current : candidate > current;
-}
-
-/** A sum that would leave ±limit stops there: ±2^53 by default, as far as a double counts exactly. */
-export function sumOf(a: number, b: number, limit = MAX_EXACT_INTEGER): number {
-	return math.clamp(a + b, -limit, limit);
 }
