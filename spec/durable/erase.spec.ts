@@ -27,6 +27,17 @@ function seedDaily(storage: string, days: number, values: Map<string, number>): 
 	return ids;
 }
 
+// The all-time board holding 42 (to erase) and 7.
+function seedKills() {
+	gate!.dataStore.seed(
+		"CKBoard_Kills",
+		new Map([
+			["42", 10],
+			["7", 5],
+		]),
+	);
+}
+
 // Every stored key of a MemoryStore board's period over its shards.
 function mapKeys(name: string, shards: number): Set<string> {
 	const keys = new Set<string>();
@@ -45,13 +56,7 @@ describeGate("boards:erase(subject)", () => {
 		"leaves no trace on an all-time board, a daily board of 30 written periods and a MemoryStore board of 4 shards",
 		() => {
 			gate!.calendar.set(NOW + 3600);
-			gate!.dataStore.seed(
-				"CKBoard_Kills",
-				new Map([
-					["42", 10],
-					["7", 5],
-				]),
-			);
+			seedKills();
 			const days = seedDaily(
 				"DailyKills",
 				30,
@@ -267,13 +272,7 @@ describeGate("boards:erase(subject)", () => {
 		"hides the key from scores() at once, and records it for the reads docs/reference.md's cost table says",
 		() => {
 			gate!.calendar.set(NOW + 3600);
-			gate!.dataStore.seed(
-				"CKBoard_Kills",
-				new Map([
-					["42", 10],
-					["7", 5],
-				]),
-			);
+			seedKills();
 			seedDaily("DailyKills", 2, new Map([["42", 3]]));
 			const { boards } = boardsAt(undefined, { Kills: {}, DailyKills: { Reset: "Daily" } });
 			task.wait(1); // the start: the layout and the erasures index read

@@ -519,7 +519,8 @@ export function runSeed(gate: HeadlessGate, seed: number, backendKind: BackendKi
 		task.spawn(() => {
 			const [, result] = server.boards.destroy();
 			// A real server ends here: its erasure must be handed back already.
-			handBacks.closed(server.index + 1, holder, gate.dataStore.standard.snapshot("CKBoard_Manifest"));
+			const inTime = result.Error !== DEADLINE_EXCEEDED;
+			handBacks.closed(server.index + 1, holder, gate.dataStore.standard.snapshot("CKBoard_Manifest"), inTime);
 			server.result = result;
 			server.drainSeconds = gate.now() - server.destroyedAt!;
 		});

@@ -25,7 +25,9 @@ export class Eraser implements EraserStage {
 	private readonly elsewhere = new Set<string>();
 	private current?: ErasureRun;
 	private busy = false;
-	// Resolved when the work loop ends: the close waits on it (handedBack()).
+	// erase() calls writing their record now (which may take the lease).
+	private recording = 0;
+	// Resolved when no run and no recording is under way: the close waits on it (handedBack()).
 	private readonly idle = new Array<() => void>();
 	// Records erase() wrote with this server's lease, until their run begins.
 	private readonly leased = new Map<string, Leased>();
@@ -54,7 +56,7 @@ export class Eraser implements EraserStage {
 	}
 
 	handedBack(): Promise<void> {
-		if (!this.busy) return Promise.resolve();
+		if (!this.busy && this.recording === 0) return Promise.resolve();
 		return new Promise((resolve) => this.idle.push(resolve));
 	}
 
@@ -73,6 +75,7 @@ export class Eraser implements EraserStage {
 		let taken: ErasureRecord | undefined;
 		// No erasure under way here: the same write takes the lease, so the work starts without a read.
 		const take = !this.busy && !this.stopped;
+		this.recording += 1;
 		const [ok, problem] = manifest.update(recordKey(key), (old) => {
 			const record = erasureOf(old);
 			// Already pending: that request stands (its progress kept).
@@ -86,8 +89,10 @@ export class Eraser implements EraserStage {
 			report = reportOf(kept);
 			return taken ?? fresh;
 		});
+		this.recording -= 1;
 		if (ok && taken) this.leased.set(key, { record: taken, targets });
 		this.work([key]);
+		this.wakeClose();
 		// Indexed, not recorded: the server that takes it lists the stores itself.
 		return ok && report ? report : unrecordedReport(key, true, problem);
 	}
@@ -116,13 +121,16 @@ export class Eraser implements EraserStage {
 	// skipped until the next poll.
 	private work(keys: string[]) {
 		for (const key of keys) if (!this.elsewhere.has(key) && !this.queued.includes(key)) this.queued.push(key);
-		if (this.busy || this.stopped || this.queued.isEmpty()) return;
+		if (this.busy || this.queued.isEmpty() || (this.stopped && this.leased.isEmpty())) return;
 		this.busy = true;
 		task.spawn(() => {
-			while (!this.stopped && !this.queued.isEmpty()) {
+			while (!this.queued.isEmpty()) {
 				const key = this.queued.remove(0)!;
-				const run = new ErasureRun(this.context, key, () => this.stopped, this.leased.get(key));
+				const leased = this.leased.get(key);
 				this.leased.delete(key);
+				// Stopped: only a lease erase() took as the close began runs, to hand it straight back.
+				if (this.stopped && !leased) continue;
+				const run = new ErasureRun(this.context, key, () => this.stopped, leased);
 				this.current = run;
 				const [ok, ended] = pcall(() => run.run());
 				if (!ok) log.warn(`erase ${key} errored: ${ended}`);
@@ -131,9 +139,15 @@ export class Eraser implements EraserStage {
 			}
 			this.current = undefined;
 			this.busy = false;
-			for (const resolve of this.idle) resolve();
-			this.idle.clear();
+			this.wakeClose();
 		});
+	}
+
+	// Nothing under way: a close waiting on handedBack() goes on.
+	private wakeClose() {
+		if (this.busy || this.recording > 0) return;
+		for (const resolve of this.idle) resolve();
+		this.idle.clear();
 	}
 
 	// Blocks a key this server has not blocked yet: out of the queue, every cache and every read.

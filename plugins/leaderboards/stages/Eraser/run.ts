@@ -1,4 +1,4 @@
-import { Logger, Priority, sleep, within } from "../../../../kernel";
+import { Logger, Priority, join, sleep, within } from "../../../../kernel";
 import { ErasureRecord, StageContext, Topics } from "../../contracts";
 import { leaseFree } from "../../core";
 import { INDEX_KEY, erasureOf, indexWith, recordKey, reportOf, unplanned } from "./record";
@@ -20,6 +20,12 @@ export const SWEEP_BACK_SECONDS = 3600;
 export const POLL_SECONDS = 60;
 /** Beyond the poll and a write's deadline and hold, before the sweep. */
 export const SWEEP_MARGIN = 5;
+/**
+ * A hand-back write not answered this soon is sent again (the same progress, written only while this
+ * server holds the lease), up to HAND_BACK_ATTEMPTS writes: a close must land one before its server ends.
+ */
+export const HAND_BACK_SECONDS = 1;
+export const HAND_BACK_ATTEMPTS = 4;
 
 /**
  * How a run ended: the key is erased; the work went back to the manifest; another server holds it; or
@@ -201,15 +207,22 @@ export class ErasureRun {
 		return "done";
 	}
 
-	// The progress goes back to the record and the lease is let go: any server resumes from there.
+	// The progress goes back to the record and the lease is let go: any server resumes from there. A write
+	// that fails or hangs (past HAND_BACK_SECONDS) is sent again beside it, so a close lands one in time.
 	private handBack(): RunEnd {
-		const { manifest } = this.context;
+		const { manifest, kernel } = this.context;
 		if (this.lost) return "handed back";
 		const back = { ...this.record, Holder: undefined, Until: undefined };
-		manifest.update(recordKey(this.key), (old) => {
-			const record = erasureOf(old);
-			return record?.State === "pending" && record.Holder === manifest.server ? back : undefined;
-		});
+		const write = () =>
+			manifest.update(recordKey(this.key), (old) => {
+				const record = erasureOf(old);
+				return record?.State === "pending" && record.Holder === manifest.server ? back : undefined;
+			})[0];
+		for (let attempt = 1; attempt <= HAND_BACK_ATTEMPTS; attempt++) {
+			const sent = new Promise<boolean>((resolve) => resolve(write()));
+			const answer = join(kernel.Scheduler, sent, HAND_BACK_SECONDS).expect();
+			if (answer.settled && answer.ok && answer.value === true) break;
+		}
 		return "handed back";
 	}
 
