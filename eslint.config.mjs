@@ -3,7 +3,21 @@ import tsPlugin from "@typescript-eslint/eslint-plugin";
 import robloxTs from "eslint-plugin-roblox-ts";
 
 export default [
-	{ ignores: ["out/**", "include/**", "dist/**", "node_modules/**", "**/*.mjs", "spec/packaging/fixtures/**", "examples/game/**", "docs/.vitepress/cache/**", "docs/.vitepress/dist/**"] },
+	{
+		ignores: [
+			"out/**",
+			"include/**",
+			"dist/**",
+			"node_modules/**",
+			"**/*.mjs",
+			"spec/packaging/fixtures/**",
+			"examples/game/**",
+			"examples/games/**",
+			"spec/gate/tool/games/fixtures/**",
+			"docs/.vitepress/cache/**",
+			"docs/.vitepress/dist/**",
+		],
+	},
 	{
 		files: ["**/*.ts"],
 		languageOptions: {

@@ -1,5 +1,5 @@
-// The package: what a game uses. Tuning constants and the stages' shared rules
-// are in ./internal (the specs import them from there); they are not API.
+// The package: what a game uses (the stage contracts only as options.Stages names them). A game's own
+// stage imports ./extend (@rbxts/leaderboards/extend); tuning constants are in ./internal, not API.
 export { Leaderboards, attach } from "./attach";
 export { MemoryStore, MemoryStoreOptions, memoryStoreBackend } from "./backends/MemoryStore";
 export { OrderedStores, orderedDataStoreBackend } from "./backends/OrderedDataStore";

@@ -1,6 +1,6 @@
 // Not the package's API: tuning constants, engine facts and the rules the
-// stages share, for specs, the bench and a game's own stage that wants them.
-// A game imports the package entry (./index); nothing here is promised to stay.
+// stages share, for specs and the bench. A game imports the package entry
+// (./index), a game's own stage ./extend; nothing here is promised to stay.
 export { AROUND_COST, AROUND_RESERVE, MAX_KEY_LENGTH, PAGE_SIZE } from "./backends/OrderedDataStore";
 export { MAX_EXPIRATION } from "./backends/MemoryStore";
 export { READ_SHARE, UNITS_PER_USER } from "./backends/memory/quota";

@@ -73,7 +73,7 @@ export interface BackendWrite extends PendingWrite, BackendCall {
 export interface Backend {
 	/**
 	 * Custom stores apply the keep-best rule themselves, atomically. Preferred over set.
-	 * `store` is the board's storage name ("Kills", or "Kills@2026-12-06" for a period).
+	 * `storage` is the board's storage name ("Kills", or "Kills@2026-12-06" for a period).
 	 * `sum` (only for a backend that sets `sums`): add value to the stored total.
 	 * `write`: the pending write itself, as data (its Failures, and on a Reset board
 	 * its Lifetime: how long the stored value must live). Its `Superseded` turns
@@ -81,7 +81,7 @@ export interface Backend {
 	 * runs from then on should write nothing (a later write carries the value).
 	 */
 	submit?: (
-		store: string,
+		storage: string,
 		key: string,
 		value: number,
 		keepBest: boolean,
@@ -93,13 +93,13 @@ export interface Backend {
 	sums?: boolean;
 	/** DataStore-shaped stores: call updater(old) and write a non-nil result; nil means no write. */
 	set?: (
-		store: string,
+		storage: string,
 		key: string,
 		updater: (old: number | undefined) => number | undefined,
 		write?: BackendWrite,
 	) => boolean;
 	/** Ranked reads: up to count rows, best first; undefined on failure. */
-	sorted: (store: string, ascending: boolean, count: number, call?: BackendCall) => BackendRow[] | undefined;
+	sorted: (storage: string, ascending: boolean, count: number, call?: BackendCall) => BackendRow[] | undefined;
 	/** Writes available now; each window takes the smaller of this and WritesPerFlush. */
 	budget?: (call?: BackendCall) => number | undefined;
 	/**
@@ -109,11 +109,11 @@ export interface Backend {
 	 */
 	budgetRate?: (call?: BackendCall) => number | undefined;
 	/** Stored values for keys, missing keys left out; undefined on failure. Needed by scores(). */
-	scores?: (store: string, keys: string[], call?: BackendCall) => Map<string, number> | undefined;
+	scores?: (storage: string, keys: string[], call?: BackendCall) => Map<string, number> | undefined;
 	/** Keys scores() may read now; scores() refuses (nil, with a warning) more keys than this instead of waiting on a throttle. */
 	readBudget?: (call?: BackendCall) => number | undefined;
 	/** Optional, needed by remove(): deletes a stored value; false (or an error) on failure. */
-	remove?: (store: string, key: string, call?: BackendCall) => boolean;
+	remove?: (storage: string, key: string, call?: BackendCall) => boolean;
 	/**
 	 * Optional: removes the store allows now. erase() removes only while more than a few are left, so
 	 * remove() and the game keep their part; without it erase() relies on remove() refusing.
@@ -126,7 +126,7 @@ export interface Backend {
 	 * store's request budget is spent (refused, not throttled).
 	 */
 	around?: (
-		store: string,
+		storage: string,
 		ascending: boolean,
 		value: number,
 		count: number,
@@ -142,7 +142,7 @@ export interface Backend {
 	 * each board's longest: "Kills", or "Kills@" and the longest period id), or
 	 * undefined when it can. The default backend refuses names over 50 characters with its StorePrefix.
 	 */
-	refuseName?: (store: string) => string | undefined;
+	refuseName?: (storage: string) => string | undefined;
 	/**
 	 * Optional: backends of one kind draw on one request budget (the engine's, for the whole
 	 * server), so a window asks one of them for budget() and spends it once across their boards.

@@ -59,7 +59,7 @@ export interface Board extends BoardFields {
 	/** Where the previous period's values are stored; undefined on an all-time board. */
 	previousStorage(): string | undefined;
 	/** The period id a storage name of this board holds; undefined for the board's own (all-time) name. */
-	periodOf(store: string): string | undefined;
+	periodOf(storage: string): string | undefined;
 	/**
 	 * Where a period's values are stored ("Kills@2026-12-06"); the board's name for no period. An
 	 * encoding that changes the stored numbers is part of it ("Kills#Big", "Kills#Earliest@2026-12-06").
@@ -69,15 +69,15 @@ export interface Board extends BoardFields {
 	 * Yields. Up to count rows of a storage name, best first, as the store ranks them (answers
 	 * checked), decoded. `shared`: the read refreshes a page every server shares.
 	 */
-	sorted(store: string, count: number, shared?: boolean): BackendRow[] | undefined;
+	sorted(storage: string, count: number, shared?: boolean): BackendRow[] | undefined;
 	/** Yields. Stored values of keys, missing ones left out, decoded; undefined when the read failed. */
-	scores(store: string, keys: string[]): Map<string, number> | undefined;
+	scores(storage: string, keys: string[]): Map<string, number> | undefined;
 	/**
 	 * Yields. The rows nearest `key` holding `value`, on each side, decoded; undefined when the read failed or
 	 * was refused. The store is asked at the best number `value` can be stored as (a tie-break's first second),
 	 * so equal values fall behind the subject, as on any store that splits at a value.
 	 */
-	around(store: string, value: number, count: number, key: string): BackendRange | undefined;
+	around(storage: string, value: number, count: number, key: string): BackendRange | undefined;
 	/**
 	 * A write's encoding, the time bound (a tie-break's second within the board's span: its period's, or
 	 * since TIE_EPOCH); undefined when values are stored as they are.

@@ -24,8 +24,11 @@ export interface Standing {
 	Username?: string;
 }
 
-/** What submit() and scores() accept: a Player, a session (a table with a Player field), or any key. */
-export type Subject = Player | { readonly Player: Player } | string | number;
+/**
+ * What submit() and scores() accept: a Player, a User of this game (player.User, the key its Player
+ * gets), a session (a table with a Player field), or any key.
+ */
+export type Subject = Player | User | { readonly Player: Player } | string | number;
 
 /** The counters on boards.Stats. */
 export interface Stats {

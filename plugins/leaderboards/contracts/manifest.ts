@@ -64,7 +64,7 @@ export interface Manifest {
 	 * Yields the first time a period of a Reset board is written on this server: its id is added to
 	 * periods:<Storage> (a read, and an UpdateAsync only when missing). false when that failed: the write waits.
 	 */
-	note(board: Board, store: string): boolean;
+	note(board: Board, storage: string): boolean;
 	/** Yields. Writes the layout when it differs from the stored one (one read at every start). */
 	publishLayout(): boolean;
 }

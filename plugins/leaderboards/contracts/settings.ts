@@ -12,6 +12,11 @@ export interface PlayerLookup {
 	GetPlayerByUserId(userId: number): Player | undefined;
 	/** Needed by friends(): pages of { Id, Username, DisplayName }. */
 	GetFriendsAsync?(userId: number): FriendPages;
+	/**
+	 * Optional, for a double: the user ids of the player's friends who played this game, as
+	 * Player:GetFriendsWhoPlayedAsync answers. On Players, friends() asks the Player on this server.
+	 */
+	GetFriendsWhoPlayedAsync?(userId: number): number[];
 }
 
 /** attach's options, checked and with every default applied. */

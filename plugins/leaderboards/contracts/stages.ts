@@ -7,7 +7,16 @@ import { Manifest } from "./manifest";
 import { Removals } from "./removals";
 import { Settings } from "./settings";
 
-/** Queue: resolves subjects, validates values, keeps the best (or newest) pending value per key. */
+/**
+ * Queue: resolves subjects, validates values, keeps the best (or newest) pending value per key.
+ *
+ * Publishes Leaderboard.Pending (the queue went from empty to pending), Leaderboard.Prompt (a submit
+ * entered the visible top: ask Reader.entersTop), Leaderboard.Refused and Leaderboard.Dropped (a value,
+ * or a removal with a nil value, dropped after MaxWriteAttempts); refuses submits for a key
+ * `removals.isErasing`. Answers the boards (submit), the Flusher (pending, pendingOn, waiting, take,
+ * takeRecord, recordsOn, restore, settle), the Drainer (pending, close), Standing (remove) and the
+ * Eraser (drop).
+ */
 export interface QueueStage extends Service {
 	/** Queues a value; false (nothing queued) for every refusal. O(1). */
 	submit(board: string, subject: Subject, value: unknown): boolean;
@@ -62,7 +71,18 @@ export interface DrainLimits {
 	readonly deadline: number;
 }
 
-/** Flusher: arms windows and runs capped windows against the backend. */
+/**
+ * Flusher: arms windows and runs capped windows against the backend.
+ *
+ * Hears Leaderboard.Pending (arm a window) and Leaderboard.Prompt (arm a prompt window). For each
+ * write: `manifest.note(board, storage)` before a Reset board's period is first written (false: the
+ * write waits), the value through `writeThrough` (the board's encoding and rule), then `Queue.settle`
+ * once the backend call returned or was given up on, and `Queue.restore` for a failed one. Publishes
+ * Leaderboard.Removed (a removal landed: removals and caches depend on it), Leaderboard.Record (a value
+ * that entered the visible top landed: the Herald announces it) and Leaderboard.Flushed (a window
+ * ended). Answers the boards (flushNow) and the Drainer (runWindow, disarm, inFlight, unresolved,
+ * landed, isWriting, lastThrottled).
+ */
 export interface FlusherStage extends Service {
 	/** Runs one capped window now; returns at once if one is running. Yields. */
 	flushNow(): WindowSummary | undefined;
@@ -91,7 +111,14 @@ export interface FlusherStage extends Service {
 	lastThrottled?(): number;
 }
 
-/** Reader: cached, single-flight top(); scores(). */
+/**
+ * Reader: cached, single-flight top(); scores().
+ *
+ * Reads a page through `Pages.read` (shared by the experience, or the store itself) and hides what
+ * `removals.hides`; publishes Leaderboard.Updated when a read refreshed a page. Answers the boards (top,
+ * scores), the Refresher and Standing (top, scores), the Queue (entersTop, on every submit: O(1)), the
+ * Herald (patch), Standing (forget), the Eraser (erase) and the Drainer (release).
+ */
 export interface ReaderStage extends Service {
 	/** period: "current" (the default), "previous" or a period id, on a Reset board. */
 	top(board: string, count?: number, period?: string): Entry[];
@@ -104,14 +131,19 @@ export interface ReaderStage extends Service {
 	erase?(key: string): void;
 	/**
 	 * Whether a value submitted for key (a Sum board's: added to its value on the page) enters the
-	 * board's visible top (VisibleTop) on the cached page of `store`, the current period's. O(1).
+	 * board's visible top (VisibleTop) on the cached page of `storage`, the current period's. O(1).
 	 */
-	entersTop?(board: string, store: string, key: string, value: number): boolean;
+	entersTop?(board: string, storage: string, key: string, value: number): boolean;
 	/** A record another server stored (sent at Unix seconds `sent`): patched into the cached page, when newer. */
 	patch?(board: string, period: string | undefined, key: string, value: number, sent: number): void;
 }
 
-/** Standing: where a subject stands (rank, around, friends) and remove(). */
+/**
+ * Standing: where a subject stands (rank, around, friends) and remove().
+ *
+ * Asks the Reader (top, scores, forget), the Queue (remove), the Drainer (destroyed) and `removals`
+ * (hide, hides, onSettled). Answers the boards only.
+ */
 export interface StandingStage extends Service {
 	rank(board: string, subject: Subject): Standing | undefined;
 	around(board: string, subject: Subject, count?: number): Standing[] | undefined;
@@ -126,28 +158,42 @@ export interface SharedPage {
 	readonly ReadAt: number;
 }
 
-/** Pages: one read of a board's top page per refresh for the whole experience (a MemoryStore hash map item). */
+/**
+ * Pages: one read of a board's top page per refresh for the whole experience (a MemoryStore hash map item).
+ * Answers the Reader (read) and the Eraser (erase).
+ */
 export interface PagesStage extends Service {
 	/** Yields. The page of a storage name, shared or read; undefined when no page could be had. */
-	read(board: Board, store: string, count: number): SharedPage | undefined;
+	read(board: Board, storage: string, count: number): SharedPage | undefined;
 	/** Yields. Drops an erased key from every shared page that holds it; false when MemoryStore failed. */
 	erase?(key: string): boolean;
 }
 
-/** Herald: records announced on MessagingService and patched into every server's page (see Topics.Record). */
+/**
+ * Herald: records announced on MessagingService and patched into every server's page. Hears
+ * Leaderboard.Record; patches what other servers announce through `Reader.patch`. Answers nobody.
+ */
 export type HeraldStage = Service;
 
-/** Refresher: keeps RefreshSeconds boards' top pages fresh on a timer until destroy(). */
+/**
+ * Refresher: keeps RefreshSeconds boards' top pages fresh on a timer (through `Reader.top`) until
+ * Leaderboard.Draining. Answers nobody.
+ */
 export type RefresherStage = Service;
 
-/** NameResolver: DisplayName and Username for entries keyed by UserId. */
+/** NameResolver: DisplayName and Username for entries keyed by UserId. Answers the boards (names) and the Eraser (forget). */
 export interface NameResolverStage extends Service {
 	names(entries: Entry[]): Entry[];
 	/** Forgets what it knows of a key's user (an erased key). */
 	forget?(key: string): void;
 }
 
-/** Eraser: erase() and erasure(); resumes any server's unfinished erasure. */
+/**
+ * Eraser: erase() and erasure(); resumes any server's unfinished erasure. Keeps its records in the
+ * manifest; blocks a key through `removals.erase`/`erased`, `Queue.drop`, `Reader.erase`,
+ * `NameResolver.forget` and `Pages.erase`; publishes Leaderboard.Erased; stops on Leaderboard.Draining.
+ * Answers the boards only.
+ */
 export interface EraserStage extends Service {
 	/** Yields until the request is recorded; the work goes on, on whichever server is up. */
 	erase(subject: Subject): ErasureReport;
@@ -157,18 +203,32 @@ export interface EraserStage extends Service {
 	handedBack?(): Promise<void>;
 }
 
-/** Rewards: onPeriodEnd(), run once for the experience per finished period. */
+/**
+ * Rewards: onPeriodEnd(), run once for the experience per finished period. Keeps its records in the
+ * manifest; publishes Leaderboard.PeriodEnded and Leaderboard.PeriodEndFailed; stops on
+ * Leaderboard.Draining. Answers the boards only.
+ */
 export interface RewardsStage extends Service {
 	onPeriodEnd(board: string, handler: PeriodEndHandler, options?: PeriodEndOptions): void;
 }
 
-/** Drainer: destroy(). */
+/**
+ * Drainer: destroy(). Closes the Queue (`close`), disarms the Flusher, releases the Reader's waiting
+ * readers (`release`) and publishes Leaderboard.Draining; then runs the Flusher's windows (`runWindow`
+ * with DrainLimits, `landed`, the counts, `lastThrottled`) until the queue is empty or the deadline, and
+ * publishes Leaderboard.Drained with the frozen result. Answers the boards (destroy) and Standing
+ * (destroyed).
+ */
 export interface DrainerStage extends Service {
 	destroy(): LuaTuple<[boolean, ShutdownResult]>;
 	destroyed(): boolean;
 }
 
-/** The stages, as each sees the others: only through these contracts. */
+/**
+ * The stages, as each sees the others: only through these contracts. A game's own stage (options.Stages)
+ * must be a table with its contract's methods and a Name (attach refuses it otherwise, naming the
+ * method); an optional method it leaves out switches off what attach's warning names.
+ */
 export interface Stages {
 	readonly Queue: QueueStage;
 	readonly Flusher: FlusherStage;

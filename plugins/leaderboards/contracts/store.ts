@@ -41,10 +41,10 @@ export interface Store {
 	submits(rule: MergeRule): boolean;
 	/** The write as a backend receives it: the pending write with its board's rule and the call's context. */
 	writeOf(write: PendingWrite, rule: MergeRule): BackendWrite;
-	sorted(name: string, ascending: boolean, count: number, shared?: boolean): BackendRow[] | undefined;
-	scores(name: string, keys: string[]): Map<string, number> | undefined;
-	around(name: string, ascending: boolean, value: number, count: number, key: string): BackendRange | undefined;
-	remove(name: string, key: string): unknown;
+	sorted(storage: string, ascending: boolean, count: number, shared?: boolean): BackendRow[] | undefined;
+	scores(storage: string, keys: string[]): Map<string, number> | undefined;
+	around(storage: string, ascending: boolean, value: number, count: number, key: string): BackendRange | undefined;
+	remove(storage: string, key: string): unknown;
 	/** Writes available now; undefined when the backend does not say. */
 	budget(): number | undefined;
 	/** Writes a minute budget() refills at; undefined when the backend does not say. */

@@ -45,30 +45,30 @@ export class Board implements BoardContract {
 		return this.Period && this.storageFor(previousPeriod(this.Period, this.unixTime()).Id);
 	}
 
-	periodOf(store: string): string | undefined {
+	periodOf(storage: string): string | undefined {
 		const base = this.Name + this.Encoding.Tag;
-		return store === base ? undefined : store.sub(base.size() + 2);
+		return storage === base ? undefined : storage.sub(base.size() + 2);
 	}
 
 	storageFor(periodId: string | undefined): string {
 		return storageName(this.Name + this.Encoding.Tag, periodId);
 	}
 
-	sorted(store: string, count: number, shared = false): BackendRow[] | undefined {
-		const rows = rowsOf(this.Store.sorted(store, this.Ascending, count, shared), this.Ascending, this.warn);
+	sorted(storage: string, count: number, shared = false): BackendRow[] | undefined {
+		const rows = rowsOf(this.Store.sorted(storage, this.Ascending, count, shared), this.Ascending, this.warn);
 		return rows && this.decoded(rows);
 	}
 
-	scores(store: string, keys: string[]): Map<string, number> | undefined {
-		const values = valuesOf(this.Store.scores(store, keys), this.warn);
+	scores(storage: string, keys: string[]): Map<string, number> | undefined {
+		const values = valuesOf(this.Store.scores(storage, keys), this.warn);
 		if (values === undefined || this.Encoding.Identity) return values;
 		for (const [key, stored] of values) values.set(key, this.Encoding.decode(stored));
 		return values;
 	}
 
-	around(store: string, value: number, count: number, key: string): BackendRange | undefined {
+	around(storage: string, value: number, count: number, key: string): BackendRange | undefined {
 		const at = this.Encoding.encode(value, 0);
-		const range = rangeOf(this.Store.around(store, this.Ascending, at, count, key), this.Ascending, this.warn);
+		const range = rangeOf(this.Store.around(storage, this.Ascending, at, count, key), this.Ascending, this.warn);
 		return range && { Ahead: this.decoded(range.Ahead), Behind: this.decoded(range.Behind) };
 	}
 

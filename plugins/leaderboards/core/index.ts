@@ -17,3 +17,5 @@ export * from "./encodings/plain";
 export * from "./encodings/big";
 export * from "./encodings/earliest";
 export * from "./manifest";
+export * from "./bucket";
+export * from "./landing";

@@ -49,7 +49,7 @@ function boardLayout(board: Board) {
 /** The manifest's store and records (contracts/manifest.ts): every read and write of it. */
 export class Manifest implements ManifestContract {
 	readonly server = HttpService.GenerateGUID(false);
-	private store?: DataStore;
+	private opened?: DataStore;
 	// Per storage name (board and tag): the period ids known to be in periods:<Storage>.
 	private readonly known = new Map<string, Set<string>>();
 	private readonly noting = new Map<string, SingleFlight<boolean>>();
@@ -96,16 +96,16 @@ export class Manifest implements ManifestContract {
 		return ids;
 	}
 
-	note(board: Board, store: string): boolean {
-		const id = board.Period && board.periodOf(store);
+	note(board: Board, storage: string): boolean {
+		const id = board.Period && board.periodOf(storage);
 		if (id === undefined || this.knownOf(board).has(id) || !this.enabled()) return true;
-		let flight = this.noting.get(store);
+		let flight = this.noting.get(storage);
 		if (!flight) {
 			flight = new SingleFlight(() => this.add(board, id));
-			this.noting.set(store, flight);
+			this.noting.set(storage, flight);
 		}
 		const [ok, noted] = pcall(() => flight!.wait());
-		if (this.noting.get(store) === flight && flight.settled()) this.noting.delete(store);
+		if (this.noting.get(storage) === flight && flight.settled()) this.noting.delete(storage);
 		return ok && noted === true;
 	}
 
@@ -155,8 +155,8 @@ export class Manifest implements ManifestContract {
 	}
 
 	private dataStore(): DataStore {
-		this.store ??= this.settings.dataStores.GetDataStore(`${this.settings.storePrefix}Manifest`);
-		return this.store;
+		this.opened ??= this.settings.dataStores.GetDataStore(`${this.settings.storePrefix}Manifest`);
+		return this.opened;
 	}
 
 	// One request under RequestSeconds; a failure or a request past it is (false, why).

@@ -41,6 +41,9 @@ export const LONGEST_PERIOD: Record<ResetSchedule, number> = {
 /** The longest period id ("2026-12-06T04"). */
 export const PERIOD_ID_LENGTH = 13;
 
+/** What precedes a storage name in a store's name unless the game names another: "CKBoard_Kills". */
+export const DEFAULT_PREFIX = "CKBoard_";
+
 /** Between a board name and its period id in a storage name: "Kills@2026-12-06". */
 export const PERIOD_SEPARATOR = "@";
 

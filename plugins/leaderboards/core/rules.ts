@@ -29,9 +29,18 @@ function ownKey(subject: object): SubjectKey {
 	return $tuple(key, undefined);
 }
 
+// A User of this game is its Id's key, the key its Player gets (players/users.md: "use user.Id" for data
+// store keys in one game); another domain's ids (an OAuth app's) name nobody here.
+function userKey(user: User): SubjectKey {
+	if (user.DomainType !== Enum.DomainType.EXPERIENCE)
+		return $tuple(undefined, `a User of another domain (${user.DomainType.Name}), not this game's`);
+	return $tuple(tostring(user.Id), undefined);
+}
+
 /**
  * The one subject rule: what submit, scores and every stage that names a
- * subject accept. A Player is its UserId string, a session (a table with a
+ * subject accept. A Player is its UserId string, a User of this game
+ * (player.User) its Id's, a session (a table with a
  * Player field) its player's, a string itself, a whole number within ±2^53
  * its digits, and a table or userdata whose metatable defines __tostring what
  * that returns. Anything else (nil, booleans, NaN, fractions, functions, other
@@ -57,6 +66,7 @@ export function subjectKey(subject: unknown): SubjectKey {
 		if (ok && typeIs(player, "Instance") && player.IsA("Player")) return $tuple(tostring(player.UserId), undefined);
 		return ownKey(subject);
 	}
+	if (typeIs(subject, "User")) return userKey(subject);
 	if (typeIs(subject, "userdata")) return ownKey(subject as object);
 	return $tuple(undefined, subject === undefined ? "nil" : `a ${typeOf(subject)}`);
 }
@@ -79,7 +89,8 @@ export function refuseValue(value: unknown, integersOnly: boolean, limit = MAX_E
 
 /** Why a key cannot be stored, or undefined when it can. */
 /** What a subject may be, as refusals name it. */
-export const SUBJECTS = "a Player, a session with a Player, a string, a whole number or a value with __tostring";
+export const SUBJECTS =
+	"a Player, this game's User, a session with a Player, a string, a whole number or a value with __tostring";
 
 /** The subject's key, or why a store cannot hold it ("the subject is a boolean", "empty key"). */
 export function storableKey(

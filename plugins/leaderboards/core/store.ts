@@ -75,21 +75,21 @@ export class Store implements StoreContract {
 		return record as BackendWrite;
 	}
 
-	sorted(name: string, ascending: boolean, count: number, shared = false): BackendRow[] | undefined {
+	sorted(storage: string, ascending: boolean, count: number, shared = false): BackendRow[] | undefined {
 		const call = this.call();
-		return this.backend.sorted(name, ascending, count, shared ? { ...call, Shared: true } : call);
+		return this.backend.sorted(storage, ascending, count, shared ? { ...call, Shared: true } : call);
 	}
 
-	scores(name: string, keys: string[]): Map<string, number> | undefined {
-		return this.backend.scores!(name, keys, this.call());
+	scores(storage: string, keys: string[]): Map<string, number> | undefined {
+		return this.backend.scores!(storage, keys, this.call());
 	}
 
-	around(name: string, ascending: boolean, value: number, count: number, key: string): BackendRange | undefined {
-		return this.backend.around!(name, ascending, value, count, key, this.call());
+	around(storage: string, ascending: boolean, value: number, count: number, key: string): BackendRange | undefined {
+		return this.backend.around!(storage, ascending, value, count, key, this.call());
 	}
 
-	remove(name: string, key: string): unknown {
-		return this.backend.remove!(name, key, this.call());
+	remove(storage: string, key: string): unknown {
+		return this.backend.remove!(storage, key, this.call());
 	}
 
 	budget(): number | undefined {

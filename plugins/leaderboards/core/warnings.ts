@@ -9,19 +9,28 @@ export function shown(value: unknown): string {
 }
 
 /**
- * Warnings about a game's own input, shown once per board and kind so a bug
- * that repeats every frame is named once instead of flooding the output.
+ * Warnings shown once per kind (a game's input: once per board and kind), so a problem that repeats
+ * every frame or every read is named once instead of flooding the output.
  */
 export class Warnings {
 	private readonly shown = new Set<string>();
 
+	/** Warns `message` the first time `kind` comes, and not again until again(kind). */
+	first(kind: string, message: string) {
+		if (this.shown.has(kind)) return;
+		this.shown.add(kind);
+		log.warn(message);
+	}
+
+	/** What `kind` named is over (MemoryStore answers again): its next occurrence warns. */
+	again(kind: string) {
+		this.shown.delete(kind);
+	}
+
 	/** Warns `board: message; this warning shows once per board`, the first time board and kind meet. */
 	once(board: string, kind: string, message: string) {
 		// kind first: a board name may hold any character (and "\0" would cut an interpolated string short).
-		const id = `${kind}\n${board}`;
-		if (this.shown.has(id)) return;
-		this.shown.add(id);
-		log.warn(`${board}: ${message}; this warning shows once per board`);
+		this.first(`${kind}\n${board}`, `${board}: ${message}; this warning shows once per board`);
 	}
 
 	/**
