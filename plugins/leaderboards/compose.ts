@@ -81,7 +81,12 @@ const STAGES = [
 		erase: "an erased key stays on shared pages until they refresh",
 	}),
 	row("Herald", (context) => new Herald(context), {}),
-	row("Eraser", (context) => new Eraser(context), { erase: true, erasure: true }),
+	row("Eraser", (context) => new Eraser(context), {
+		erase: true,
+		erasure: true,
+		handedBack:
+			"a close may return before an erasure under way is handed back: the next server waits out its lease",
+	}),
 	row("Rewards", (context) => new Rewards(context), { onPeriodEnd: true }),
 ] as const;
 
