@@ -226,8 +226,11 @@ export interface HeadlessGate {
 		calls: (method?: string) => number;
 		/** Requests refused over a limit, by status code ("TotalRequestsOverLimit", ...) or all. */
 		refused: (code?: string) => number;
-		/** A hash map's live items by key. */
-		hashSnapshot: (name: string) => Map<string, unknown>;
+		/**
+		 * A hash map's live items by key; with `field`, each table item's field alone (items that are not
+		 * tables, or lack it, left out): cheap enough to sample every second.
+		 */
+		hashSnapshot: (name: string, field?: string) => Map<string, unknown>;
 		/** Every data structure's own request limit, in units a minute (default 100,000). */
 		setStructureLimit: (unitsPerMinute: number) => void;
 		/** Request units spent since the last reset, a range read's items included (refused requests spend none). */
