@@ -178,8 +178,12 @@ CASES.push(
 			/^npm test \[3\/6\] packages: skipped, a pattern run/m.test(r.stdout) &&
 			/^npm test \[5\/6\] specs: 2 files$/m.test(r.stdout) &&
 			/^npm test \[6\/6\] deferred specs: \d+ passed, 0 failed, [\d.]+ s$/m.test(r.stdout) &&
-			/^ PASS  spec\/kernel\/Bus\.spec  \d+ passed, 0 failed  \d+\.\d\d s \(virtual [\d.]+ m?s\)$/m.test(r.stdout) &&
-			/^ PASS  spec\/kernel\/Logger\.spec  \d+ passed, 0 failed  \d+\.\d\d s \(virtual [\d.]+ m?s\)$/m.test(r.stdout) &&
+			/^ PASS  spec\/kernel\/Bus\.spec  \d+ passed, 0 failed  \d+\.\d\d s \(virtual [\d.]+ m?s\)$/m.test(
+				r.stdout,
+			) &&
+			/^ PASS  spec\/kernel\/Logger\.spec  \d+ passed, 0 failed  \d+\.\d\d s \(virtual [\d.]+ m?s\)$/m.test(
+				r.stdout,
+			) &&
 			r.stdout.includes("Ran all test suites matching /spec/kernel/(Logger|Bus)/.\n") &&
 			/^\d+ passed, 0 failed$/.test(lastLine(r.stdout)),
 	},

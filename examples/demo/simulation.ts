@@ -226,9 +226,11 @@ const FOLLOWED = 10_001;
 /** A pool player's display name: P1 for the pool's first. */
 const displayName = (userId: number) => `P${userId - FIRST_ID + 1}`;
 
-// A board's rows with every player's display name: rows a read left unnamed (in scale mode the
-// names budget is spent on other servers) get the pool's, so no line shows a raw id.
-const named = (entries: Entry[]) =>
+/**
+ * A board's rows with every player's display name: rows a read left unnamed (at 100 servers the
+ * names budget is spent) get the pool's, so no line shows a raw id ("Kills leader 12292 7").
+ */
+export const named = (entries: Entry[]) =>
 	entries.map((entry) =>
 		entry.DisplayName !== undefined ? entry : { ...entry, DisplayName: displayName(tonumber(entry.Key)!) },
 	);
