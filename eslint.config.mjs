@@ -3,7 +3,21 @@ import tsPlugin from "@typescript-eslint/eslint-plugin";
 import robloxTs from "eslint-plugin-roblox-ts";
 
 export default [
-	{ ignores: ["out/**", "include/**", "dist/**", "node_modules/**", "**/*.mjs", "spec/packaging/fixtures/**", "examples/game/**", "docs/.vitepress/cache/**", "docs/.vitepress/dist/**"] },
+	{
+		ignores: [
+			"out/**",
+			"include/**",
+			"dist/**",
+			"node_modules/**",
+			"**/*.mjs",
+			"spec/packaging/fixtures/**",
+			"examples/game/**",
+			"examples/games/**",
+			"spec/gate/tool/games/fixtures/**",
+			"docs/.vitepress/cache/**",
+			"docs/.vitepress/dist/**",
+		],
+	},
 	{
 		files: ["**/*.ts"],
 		languageOptions: {
@@ -30,8 +44,9 @@ export default [
 		rules: { "no-restricted-imports": "off" },
 	},
 	{
-		// Every stage is a folder of stages/: its files import each other, the contracts in ../../types and
-		// the kernel, never another stage, attach, settings or a backend (attach alone wires them together).
+		// Every stage is a folder of stages/: its files import each other, the declarations in ../../contracts,
+		// the shared runtime in ../../core and the kernel, never another stage, attach, settings or a backend
+		// (attach alone wires them together).
 		files: ["plugins/leaderboards/stages/**/*.ts"],
 		rules: {
 			"no-restricted-imports": [
@@ -39,8 +54,8 @@ export default [
 				{
 					patterns: [
 						{
-							regex: "^\\.\\./(?!\\.\\./types$|\\.\\./\\.\\./\\.\\./kernel$)",
-							message: "A stage imports only ../../types, the kernel and its own folder's files.",
+							regex: "^\\.\\./(?!\\.\\./contracts$|\\.\\./core$|\\.\\./\\.\\./\\.\\./kernel$)",
+							message: "A stage imports only ../../contracts, ../../core, the kernel and its own folder's files.",
 						},
 					],
 				},

@@ -7,7 +7,10 @@
 //   - every Luau and TypeScript code block is either marked `<!-- fragment -->`
 //     (an excerpt that does not run on its own) or `<!-- file: path -->`, and then
 //     its lines are that file's, in order (a line `-- ...` or `// ...` skips lines),
-//     so the example is the code the specs run;
+//     so the example is the code the specs run; a block of another language (a
+//     workflow) with `<!-- file: path -->` is checked the same way, and one marked
+//     `<!-- commands in: path -->` has each command in a line of that file (the
+//     commands the fixture games run);
 //   - the figures README.md and docs/index.md quote are the ones in the blocks the
 //     commands generate: docs/demo.md holds the demo's own output (rechecked against a
 //     fresh run by .ci/figures.mjs) and docs/benchmarks.md the bench table (its cheap
@@ -150,12 +153,29 @@ function matches(block, source) {
 	return from(0, 0, true);
 }
 
+// Each command of the block (a `# comment` after it aside) is in a line of the file: a workflow
+// step or a script the fixture games run (.ci/games.mjs), so the page shows what CI runs.
+function checkCommands(where, block, file) {
+	const path = join(root, file);
+	if (!existsSync(path)) return problems.push(`${where}: ${file}: no such file`);
+	const lines = readFileSync(path, "utf8").split("\n");
+	for (const command of block.lines.map((line) => line.replace(/\s+#.*$/, "").trim()).filter(Boolean))
+		if (!lines.some((line) => line.includes(command)))
+			problems.push(`${where}: the command ${command} is not in ${file} (what the fixtures run)`);
+}
+
 function checkBlocks(page, blocks) {
 	for (const block of blocks) {
-		if (!CODE.has(block.lang)) continue;
 		const where = `${relative(root, page)}:${block.line}`;
-		if (block.marker === "<!-- fragment -->") continue;
+		const commandsIn = /^<!-- commands in: (\S+) -->$/.exec(block.marker)?.[1];
+		if (commandsIn) {
+			checkCommands(where, block, commandsIn);
+			continue;
+		}
 		const file = /^<!-- file: (\S+) -->$/.exec(block.marker)?.[1];
+		// Luau and TypeScript blocks always; any other block (a workflow, a shell script) when it names its file.
+		if (!CODE.has(block.lang) && !file) continue;
+		if (block.marker === "<!-- fragment -->") continue;
 		if (!file) {
 			problems.push(
 				`${where}: a ${block.lang} block needs <!-- file: path --> (the file it is from) or <!-- fragment -->`,

@@ -13,6 +13,8 @@
 //                                   parser, the Roblox class names from @rbxts/types, the peer
 //                                   ranges against each compiler's types, and the declarations'
 //                                   surface, for the manifest, project and types specs
+//   node .ci/package.mjs gate       dist/gate: the gate as a game's tool (.ci/gate-package.mjs),
+//                                   packed into dist/leaderboards-gate.tgz
 //   node .ci/package.mjs            all of them (what npm test runs first)
 
 import { spawnSync } from "node:child_process";
@@ -33,6 +35,8 @@ import { fileURLToPath } from "node:url";
 import semver from "semver";
 import { parse } from "smol-toml";
 import ts from "typescript";
+import { buildGate } from "./gate-package.mjs";
+import { installWally } from "./wally-install.mjs";
 import { luauTypes } from "./luau-types.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -105,8 +109,8 @@ function buildNpm() {
 	);
 }
 
-// The Luau types, from the declarations the npm build just emitted.
-function generateTypes() {
+// The Luau types, from the declarations the npm build just emitted: the package entry's, or `entry`'s.
+function generateTypes(entry = pkg.types) {
 	const config = ts.getParsedCommandLineOfConfigFile(
 		join(root, "tsconfig.package.json"),
 		{},
@@ -117,7 +121,7 @@ function generateTypes() {
 			},
 		},
 	);
-	return luauTypes(join(dist, "npm", pkg.types), config.options);
+	return luauTypes(join(dist, "npm", entry), config.options);
 }
 
 // The Wally package: the same Luau with the roblox-ts runtime (RuntimeLib,
@@ -133,7 +137,24 @@ function buildWally() {
 		filter: (path) => !path.endsWith(".d.ts") && !path.endsWith("package.json"),
 	});
 	const types = generateTypes();
-	writeFileSync(join(src, "Types.luau"), types.text);
+	// The stage author's entry (@rbxts/leaderboards/extend), typed the same way, is the package's Extend field.
+	const extend = generateTypes(pkg.typesVersions["*"].extend[0]);
+	writeFileSync(
+		join(src, "ExtendTypes.luau"),
+		extend.text.replace(
+			"--- What require(Leaderboards) returns.",
+			"--- Leaderboards.Extend: what a game's own stage uses.",
+		),
+	);
+	writeFileSync(
+		join(src, "Types.luau"),
+		types.text
+			.replace("\n\n", "\n\nlocal ExtendTypes = require(script.Parent.ExtendTypes)\n\n")
+			.replace(
+				"export type Package = {\n",
+				"export type Package = {\n\t--- What a game's own stage (options.Stages) uses: @rbxts/leaderboards/extend in roblox-ts.\n\tExtend: ExtendTypes.Package,\n",
+			),
+	);
 	// Wally forwards the entry's `export type`s into the link module a game requires.
 	const forwards = types.exported.map((name) => {
 		const parameters = types.parameters[name];
@@ -154,7 +175,10 @@ local Types = require(script.Types)
 
 ${forwards.join("\n")}
 
-return (TS.import(script, script, "plugins", "leaderboards") :: any) :: Types.Package
+local Package = TS.import(script, script, "plugins", "leaderboards")
+-- A game's own stage (options.Stages) takes what it needs from here; roblox-ts: @rbxts/leaderboards/extend.
+Package.Extend = TS.import(script, script, "plugins", "leaderboards", "extend")
+return (Package :: any) :: Types.Package
 `,
 	);
 	writeJson(join(dist, "checks", "luau-types.json"), { surface: types.surface, exported: types.exported });
@@ -165,35 +189,10 @@ return (TS.import(script, script, "plugins", "leaderboards") :: any) :: Types.Pa
 	);
 }
 
-// The link module \`wally install\` writes: it forwards the package entry's exported types.
-function wallyLink(target, entry) {
-	const forwards = [...readFileSync(entry, "utf8").matchAll(/^export type (\w+)(?:<([^>]*)>)?/gm)].map(
-		([, name, parameters]) =>
-			parameters
-				? `export type ${name}<${parameters}> = MODULE.${name}<${parameters}>`
-				: `export type ${name} = MODULE.${name}`,
-	);
-	if (forwards.length === 0) return `return require(${target})\n`;
-	return `local MODULE = require(${target})\n${forwards.join("\n")}\nreturn MODULE\n`;
-}
-
-// A plain Luau place, its ServerPackages laid out the way `wally install` lays
-// out a server-realm dependency: _Index/<scope>_<name>@<version>/<name> and a
-// link module named by the dependency alias.
-function installWally(manifest, out) {
-	const [scope, name] = manifest.package.name.split("/");
-	const folder = `${scope}_${name}@${manifest.package.version}`;
-	cpSync(join(dist, "wally"), join(out, "ServerPackages", "_Index", folder, name), { recursive: true });
-	writeFileSync(
-		join(out, "ServerPackages", "Leaderboards.lua"),
-		wallyLink(`script.Parent._Index["${folder}"]["${name}"]`, join(dist, "wally", "src", "init.luau")),
-	);
-}
-
 function buildLuauConsumer(manifest) {
 	const out = join(dist, "consumers", "luau");
 	fresh(out);
-	installWally(manifest, out);
+	installWally(manifest, join(dist, "wally"), out);
 	cpSync(join(root, "spec", "packaging", "fixtures", "luau"), out, { recursive: true });
 	renameSync(join(out, "place.project.json"), join(out, "default.project.json"));
 	cpSync(join(root, "examples", "luau", "BoardService.luau"), join(out, "Services", "BoardService.luau"));
@@ -205,7 +204,7 @@ function buildMinimalGames(manifest) {
 	const out = join(dist, "consumers", "game-luau");
 	fresh(out);
 	cpSync(join(root, "examples", "game", "luau"), out, { recursive: true });
-	installWally(manifest, out);
+	installWally(manifest, join(dist, "wally"), out);
 	buildRbxtsGame("rbxts", join(root, "examples", "game", "ts"), join(dist, "consumers", "game-ts"));
 }
 
@@ -282,6 +281,7 @@ function typecheck(consumer, typescript) {
 const what = process.argv.slice(2).find((arg) => !arg.startsWith("--")) ?? "all";
 const manifest = parse(readFileSync(join(root, "wally.toml"), "utf8"));
 if (what === "npm" || what === "all") buildNpm();
+if (what === "gate" || what === "all") say(buildGate(root, dist, pkg));
 if (what === "wally" || what === "all") {
 	if (!existsSync(join(dist, "npm", "out"))) buildNpm();
 	buildWally();

@@ -7,7 +7,8 @@
 // exit 1 on any failure (a failed docs check, packaging step or build counts as
 // one) or when no test ran, 2 on a usage error.
 //
-//   npm test                  docs check, the moderation tool's tests, packages, build,
+//   npm test                  docs check, the moderation tool's tests, packages, the fixture
+//                             games (.ci/games.mjs), build,
 //                             specs (with the gate's self-check), deferred specs
 //                             (spec/(kernel|leaderboards)/ but the experience spec,
 //                             again under SignalBehavior Deferred)
@@ -49,11 +50,12 @@ const FLAGS = [
 const USAGE = usage(
 	"npm test -- [pattern] [options]",
 	[
-		"Checks the docs, runs the moderation tool's tests, builds the packages and",
-		"the place, then runs the specs on the headless gate, and the kernel's and",
-		"the plugin's again under Deferred signals. A pattern (a regular expression",
-		"on spec paths, such as Queue or spec/demo/) runs only those files and skips",
-		"the tool's tests and the packaging step.",
+		"Checks the docs, runs the moderation tool's tests, builds the packages, runs",
+		"the fixture games' specs with the installed gate, builds the place, then runs",
+		"the specs on the headless gate, and the kernel's and the plugin's again under",
+		"Deferred signals. A pattern (a regular expression on spec paths, such as",
+		"Queue or spec/demo/) runs only those files and skips the tools' tests, the",
+		"packaging step and the games.",
 	],
 	FLAGS,
 );
@@ -95,8 +97,11 @@ const phases = [
 	{ name: "docs check", argv: [".ci/docs.mjs"] },
 	{
 		name: "tool tests",
-		argv: ["--test", "--test-reporter", "dot", "cli/test/"],
-		skip: pattern !== undefined || other ? "a pattern run (node --test cli/test/ runs them)" : undefined,
+		argv: ["--test", "--test-reporter", "dot", "cli/test/", "spec/gate/tool/test/"],
+		skip:
+			pattern !== undefined || other
+				? "a pattern run (node --test cli/test/ spec/gate/tool/test/ runs them)"
+				: undefined,
 	},
 	{
 		name: "packages",
@@ -105,6 +110,13 @@ const phases = [
 			(pattern !== undefined || other) && !values.packages
 				? `a pattern run (the packaging specs read dist/ as ${existsSync(join(root, "dist")) ? "last built" : "absent: they skip"}; --packages builds it)`
 				: undefined,
+	},
+	{
+		name: "games",
+		argv: [".ci/games.mjs"],
+		what: "the fixture games (examples/games) install the gate's tarball and run npx leaderboards-gate test",
+		counts: true,
+		skip: pattern !== undefined || other ? "a pattern run (node .ci/games.mjs runs them)" : undefined,
 	},
 	{
 		name: "build",

@@ -5,6 +5,7 @@ import COMMAND from "./command.json";
 import { backendRows, shardRows } from "./backends";
 import { bigSubmitRow } from "./big";
 import { experienceRow } from "./experience";
+import { friendsRow } from "./friends";
 import { BenchRow, markdownTable, terminalTable } from "./measure";
 import {
 	budgetRow,
@@ -38,6 +39,7 @@ export function sizesFor(quick: boolean) {
 				backends: { servers: [2], players: 3, minutes: 1 },
 				shards: { servers: 2, players: 3, minutes: 1, shards: [1, 4, 16], partitionLimit: 100 },
 				standing: { players: 5, stored: 300, minutes: 1 },
+				friends: { friends: 200, played: 20, online: 1 },
 				experiences: [{ servers: 10, players: 2, minutes: 1.25, openCloud: 0.1 }],
 				thousand: { servers: 20, players: 2, minutes: 1.25, openCloud: 0.1 },
 			}
@@ -55,6 +57,7 @@ export function sizesFor(quick: boolean) {
 				backends: { servers: [10, 100], players: 30, minutes: 1 },
 				shards: { servers: 10, players: 30, minutes: 1, shards: [1, 4, 16], partitionLimit: 2_000 },
 				standing: { players: 30, stored: 1_000, minutes: 5 },
+				friends: { friends: 200, played: 20, online: 1 },
 				experiences: [
 					{ servers: 100, players: 1, minutes: 5, openCloud: 0.1 },
 					{ servers: 100, players: 30, minutes: 3, openCloud: 0.1 },
@@ -84,6 +87,7 @@ function plan(gate: HeadlessGate, quick: boolean): [string, () => BenchRow[]][] 
 		]),
 		["read fan-out", () => [readFanOutRow(gate, sizes.callers)]],
 		["where do I stand", () => [standingRow(gate, sizes.standing)]],
+		["friends who played", () => [friendsRow(gate, sizes.friends)]],
 		["submit() cost", () => [submitCostRow(sizes.submit.calls, sizes.submit.keys)]],
 		["Big board submit()", () => [bigSubmitRow(sizes.submit.calls, sizes.submit.keys)]],
 		["window cost", () => [windowCostRow(sizes.window.small, sizes.window.large)]],

@@ -1,5 +1,5 @@
 // The numbers a store holds, decoded as the library decodes them
-// (plugins/leaderboards/types/encodings/*.ts, docs/boards.md):
+// (plugins/leaderboards/core/encodings/*.ts, docs/boards.md):
 //
 //   "#Big"       Values = "Big" on an OrderedDataStore: any finite double as an
 //                integer within ±2^53 (its binary exponent and 42 significant bits);

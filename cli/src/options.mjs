@@ -47,6 +47,12 @@ export const COMMON = [
 	{ name: "base-url", value: "URL", help: "Open Cloud's address (default https://apis.roblox.com)" },
 ];
 
+// Which id <user> is (players/users.md: a player new to a game since 2026-06 has an id scoped to it).
+const USER_ID = [
+	"<user> is the key the game stored: the id the user has in this game",
+	"(player.UserId, player.User.Id), not one from another game or an OAuth app.",
+].join("\n");
+
 export const COMMANDS = {
 	top: {
 		short: "the best rows of a board",
@@ -61,7 +67,7 @@ export const COMMANDS = {
 	rank: {
 		short: "a user's rank and value on a board",
 		synopsis: "rank <board> <user> [--period P] [--limit N]",
-		about: "A user's value and rank on a board: 1 + the rows strictly better.",
+		about: `A user's value and rank on a board: 1 + the rows strictly better.\n${USER_ID}`,
 		args: ["board", "user"],
 		options: [
 			PERIOD,
@@ -78,14 +84,14 @@ export const COMMANDS = {
 	show: {
 		short: "every board and period that holds a user",
 		synopsis: "show <user>",
-		about: "Every board and period that holds a user, and the value there.",
+		about: `Every board and period that holds a user, and the value there.\n${USER_ID}`,
 		args: ["user"],
 		options: [],
 	},
 	remove: {
 		short: "removes a user from a board (asks first)",
 		synopsis: "remove <board> <user> [--period P | --all-periods] [--yes] [--dry-run]",
-		about: "Removes a user from a board: the current period, the one named, or every period.",
+		about: `Removes a user from a board: the current period, the one named, or every period.\n${USER_ID}`,
 		args: ["board", "user"],
 		options: [PERIOD, { name: "all-periods", help: "every period the manifest lists" }, ...CONFIRM],
 	},
@@ -96,6 +102,7 @@ export const COMMANDS = {
 			"Erases a user from every board and period as the game's own erasure does:",
 			"the manifest's erasure:<user> record first, then each store, the record",
 			"kept up to date. Run it again to resume an erasure that stopped.",
+			USER_ID,
 		].join("\n"),
 		args: ["user"],
 		options: CONFIRM,

@@ -1,5 +1,5 @@
 // Which period of a Reset board a moment belongs to, as the library works it
-// out (plugins/leaderboards/types/periods.ts): a calendar hour, day, week, month
+// out (plugins/leaderboards/core/periods.ts): a calendar hour, day, week, month
 // or year in UTC shifted by the board's ResetOffset, its id "2026-12-06T04"
 // (hourly), "2026-12-06" (daily; a week by its first day), "2026-12" or "2026".
 // spec/cli/encodings.spec.ts checks these against the library's own.

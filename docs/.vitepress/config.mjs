@@ -38,6 +38,7 @@ export default defineConfig({
 				items: [
 					{ text: "API reference", link: "/reference" },
 					{ text: "How it works", link: "/how-it-works" },
+					{ text: "Writing your own stage", link: "/extending" },
 					{ text: "The manifest", link: "/manifest" },
 					{ text: "The demo", link: "/demo" },
 					{ text: "Benchmarks", link: "/benchmarks" },

@@ -1,24 +1,13 @@
 import { Kernel, Logger, Service } from "../../kernel";
-import { Drainer } from "./stages/Drainer/Drainer";
-import { Eraser } from "./stages/Eraser/Eraser";
-import { Flusher } from "./stages/Flusher/Flusher";
-import { Herald } from "./stages/Herald/Herald";
-import { Pages } from "./stages/Pages/Pages";
-import { NameResolver } from "./stages/NameResolver/NameResolver";
-import { Queue } from "./stages/Queue/Queue";
-import { Reader } from "./stages/Reader/Reader";
-import { Refresher } from "./stages/Refresher/Refresher";
-import { Rewards } from "./stages/Rewards/Rewards";
-import { Standing } from "./stages/Standing/Standing";
+import { checkFactories, composeStages } from "./compose";
 import { settingsOf } from "./settings";
 import {
 	Entry,
 	ErasureReport,
 	LeaderboardOptions,
-	Manifest,
+	Period,
 	PeriodEndHandler,
 	PeriodEndOptions,
-	Period,
 	Settings,
 	ShutdownResult,
 	StageContext,
@@ -26,13 +15,9 @@ import {
 	Standing as Place,
 	Stats,
 	Subject,
-	Warnings,
 	WindowSummary,
-	periodFor,
-	refusePeriodArgument,
-	Removals,
-	secondsUntilRoll,
-} from "./types";
+} from "./contracts";
+import { Manifest, periodFor, refusePeriodArgument, Removals, secondsUntilRoll, Warnings } from "./core";
 
 const log = Logger.scope("Leaderboards");
 
@@ -215,7 +200,11 @@ export function attach<B extends string>(kernel: Kernel, options: LeaderboardOpt
 			2,
 		);
 	// A bad option is the game's bug: raised at its call to attach, whatever check found it.
-	const [valid, settings] = pcall(settingsOf, options);
+	const [valid, settings] = pcall(() => {
+		const checked = settingsOf(options);
+		checkFactories(options.Stages);
+		return checked;
+	});
 	if (!valid) error(settings, 2);
 	const stats: Stats = { Submitted: 0, Written: 0, Failed: 0, Dropped: 0, Refused: 0 };
 	const stages = {} as { -readonly [K in keyof Stages]: Stages[K] };
@@ -227,32 +216,10 @@ export function attach<B extends string>(kernel: Kernel, options: LeaderboardOpt
 		removals: new Removals(kernel),
 		manifest: new Manifest(kernel, settings),
 	};
-	const own = options.Stages ?? {};
-	stages.Queue = own.Queue ? own.Queue(context) : new Queue(context);
-	stages.Flusher = own.Flusher ? own.Flusher(context) : new Flusher(context);
-	stages.Reader = own.Reader ? own.Reader(context) : new Reader(context);
-	stages.NameResolver = own.NameResolver ? own.NameResolver(context) : new NameResolver(context);
-	stages.Drainer = own.Drainer ? own.Drainer(context) : new Drainer(context);
-	stages.Standing = own.Standing ? own.Standing(context) : new Standing(context);
-	stages.Refresher = own.Refresher ? own.Refresher(context) : new Refresher(context);
-	stages.Pages = own.Pages ? own.Pages(context) : new Pages(context);
-	stages.Herald = own.Herald ? own.Herald(context) : new Herald(context);
-	stages.Eraser = own.Eraser ? own.Eraser(context) : new Eraser(context);
-	stages.Rewards = own.Rewards ? own.Rewards(context) : new Rewards(context);
-	for (const stage of [
-		stages.Queue,
-		stages.Flusher,
-		stages.Reader,
-		stages.NameResolver,
-		stages.Drainer,
-		stages.Standing,
-		stages.Refresher,
-		stages.Pages,
-		stages.Herald,
-		stages.Eraser,
-		stages.Rewards,
-	])
-		kernel.add(stage);
+	// A game's stage that breaks its contract is the game's bug: raised at its call to attach.
+	const [composed, built] = pcall(composeStages, context, options.Stages ?? {});
+	if (!composed) error(built, 2);
+	for (const stage of built) kernel.add(stage);
 	const boards = new Leaderboards<B>(kernel, stages, stats, settings);
 	kernel.add(boards);
 	return boards;

@@ -1,13 +1,17 @@
-// The package: what a game uses. Tuning constants and the stages' shared rules
-// are in ./internal (the specs import them from there); they are not API.
+// The package: what a game uses (the stage contracts only as options.Stages names them). A game's own
+// stage imports ./extend (@rbxts/leaderboards/extend); tuning constants are in ./internal, not API.
 export { Leaderboards, attach } from "./attach";
 export { MemoryStore, MemoryStoreOptions, memoryStoreBackend } from "./backends/MemoryStore";
 export { OrderedStores, orderedDataStoreBackend } from "./backends/OrderedDataStore";
 export { FormatOptions, SHORT_SUFFIXES, format } from "./format";
-export * from "./types/public";
-export * from "./types/stages";
-export * from "./types/durable";
-export type { Period, PeriodRule, ResetSchedule, Weekday } from "./types/periods";
+export * from "./contracts/entries";
+export * from "./contracts/options";
+export * from "./contracts/backend";
+export * from "./contracts/topics";
+export * from "./contracts/settings";
+export * from "./contracts/stages";
+export * from "./contracts/durable";
+export type { Period, PeriodRule, ResetSchedule, Weekday } from "./contracts/periods";
 // The kernel the boards run on, so a game needs one package: import { Kernel, attach } from "@rbxts/leaderboards".
 export {
 	Bus,

@@ -1,24 +1,38 @@
 import { DataStoreService, MemoryStoreService, MessagingService, Players, UserService } from "@rbxts/services";
 import { orderedDataStoreBackend } from "./backends/OrderedDataStore";
+import { backendOf } from "./options/backend";
+import {
+	callable,
+	checkKeys,
+	fail,
+	flag,
+	keysOf,
+	positive,
+	positiveInteger,
+	refuse,
+	wholeNumber,
+} from "./options/checks";
 import {
 	Backend,
-	Board,
 	BoardConfig,
 	BoardFields,
-	LONGEST_PERIOD,
 	LeaderboardOptions,
-	PERIOD_ID_LENGTH,
 	PeriodRule,
 	PlayerLookup,
-	RESET_SCHEDULES,
 	ResetSchedule,
 	Settings,
-	WEEKDAYS,
+} from "./contracts";
+import {
+	Board,
+	DEFAULT_PREFIX,
+	LONGEST_PERIOD,
 	MAX_DOUBLE,
-	Store,
+	PERIOD_ID_LENGTH,
+	RESET_SCHEDULES,
 	ruleOf,
-	shown,
-} from "./types";
+	Store,
+	WEEKDAYS,
+} from "./core";
 
 /** The documented defaults. */
 export const DEFAULTS = {
@@ -28,7 +42,7 @@ export const DEFAULTS = {
 	ShutdownSeconds: 10,
 	RequestSeconds: 10,
 	WritesInFlight: 8,
-	StorePrefix: "CKBoard_",
+	StorePrefix: DEFAULT_PREFIX,
 	Ascending: false,
 	KeepBest: true,
 	MaxEntries: 100,
@@ -39,116 +53,27 @@ export const DEFAULTS = {
 	Values: "Plain",
 } as const;
 
-const OPTION_KEYS = new Set([
-	"Boards",
-	"FlushSeconds",
-	"WritesPerFlush",
-	"MaxWriteAttempts",
-	"ShutdownSeconds",
-	"RequestSeconds",
-	"WritesInFlight",
-	"Backend",
-	"StorePrefix",
-	"Clock",
-	"UnixTime",
-	"SkipLoop",
-	"UserService",
-	"Players",
-	"Stages",
-	"SharePages",
-	"MemoryStoreService",
-	"MessagingService",
-	"Manifest",
-	"DataStoreService",
-]);
-const BOARD_KEYS = new Set([
-	"Ascending",
-	"KeepBest",
-	"MaxEntries",
-	"CacheSeconds",
-	"Reset",
-	"ResetOffset",
-	"WeekStart",
-	"Sum",
-	"NegativeDeltas",
-	"RefreshSeconds",
-	"Retention",
-	"Backend",
-	"VisibleTop",
-	"Values",
-	"TieBreak",
-	"MinValue",
-	"MaxValue",
-	"MaxAddedPerMinute",
-	"Validate",
-]);
-const STAGE_KEYS = new Set([
-	"Queue",
-	"Flusher",
-	"Reader",
-	"NameResolver",
-	"Drainer",
-	"Standing",
-	"Refresher",
-	"Pages",
-	"Herald",
-	"Eraser",
-	"Rewards",
-]);
-// The backend's optional functions: each, when present, must be callable (a typo'd table fails at attach, not every window).
-const BACKEND_FUNCTIONS = [
-	"submit",
-	"set",
-	"budget",
-	"scores",
-	"readBudget",
-	"remove",
-	"removeBudget",
-	"around",
-	"refuseName",
-] as const;
-
-// Raised without a position: attach() raises it again at the game's call, however deep the check.
-function refuse(problem: string): never {
-	error(`Leaderboards.attach: ${problem}`, 0);
-}
-
-function fail(field: string, problem: string, value: unknown): never {
-	refuse(`${field} ${problem} (got ${shown(value)})`);
-}
-
-// A function, or a table with __call (a jest.fn mock, jest's fake os.clock).
-function callable(value: unknown): boolean {
-	if (typeIs(value, "function")) return true;
-	const meta = typeIs(value, "table") ? getmetatable(value) : undefined;
-	return typeIs(meta, "table") && (meta as { __call?: unknown }).__call !== undefined;
-}
-
-function positive(field: string, value: unknown, fallback: number): number {
-	if (value === undefined) return fallback;
-	if (!typeIs(value, "number") || value !== value || value <= 0 || value === math.huge)
-		fail(field, "must be a positive number", value);
-	return value;
-}
-
-function positiveInteger(field: string, value: unknown, fallback: number): number {
-	if (value === undefined) return fallback;
-	if (!typeIs(value, "number") || value <= 0 || value % 1 !== 0) fail(field, "must be a positive integer", value);
-	return value;
-}
-
-function wholeNumber(field: string, value: unknown, fallback: number): number {
-	if (value === undefined) return fallback;
-	if (!typeIs(value, "number") || value < 0 || value % 1 !== 0)
-		fail(field, "must be a whole number, 0 or more", value);
-	return value;
-}
-
-function flag(field: string, value: unknown, fallback: boolean): boolean {
-	if (value === undefined) return fallback;
-	if (!typeIs(value, "boolean")) fail(field, "must be a boolean", value);
-	return value;
-}
+const BOARD_KEYS = keysOf<BoardConfig>({
+	Ascending: true,
+	KeepBest: true,
+	MaxEntries: true,
+	CacheSeconds: true,
+	Reset: true,
+	ResetOffset: true,
+	WeekStart: true,
+	Sum: true,
+	NegativeDeltas: true,
+	RefreshSeconds: true,
+	Retention: true,
+	Backend: true,
+	VisibleTop: true,
+	Values: true,
+	TieBreak: true,
+	MinValue: true,
+	MaxValue: true,
+	MaxAddedPerMinute: true,
+	Validate: true,
+});
 
 // An injected service (a double, or the engine's own): something with the one method names() calls.
 function service<T>(field: string, value: unknown, method: string, fallback: T): T {
@@ -170,10 +95,57 @@ function timeSource(field: string, value: unknown, fallback: () => number, used:
 	return source as () => number;
 }
 
-function checkKeys(field: string, value: object, known: ReadonlySet<string>) {
-	for (const [key] of pairs(value)) {
-		if (!known.has(key as string)) fail(`${field}.${key}`, "is not an option", key);
-	}
+function finiteNotNegative(field: string, value: unknown, fallback: number): number {
+	const seconds = value ?? fallback;
+	if (!typeIs(seconds, "number") || seconds !== seconds || seconds < 0 || seconds === math.huge)
+		fail(field, "must be finite and not negative", seconds);
+	return seconds;
+}
+
+function prefix(field: string, value: unknown, fallback: string): string {
+	const chosen = value ?? fallback;
+	if (!typeIs(chosen, "string")) fail(field, "must be a string", chosen);
+	return chosen;
+}
+
+// Checked by its own step of settingsOf (the option needs another's value); its row only makes it known.
+const APART = "apart";
+
+// One row an option of LeaderboardOptions: its check (naming the field) with its default; its doc is on the
+// option (contracts/options.ts). Leaving an option out, or naming one it lacks, does not compile.
+const OPTIONS = {
+	Boards: APART,
+	FlushSeconds: (field, value) => positive(field, value, DEFAULTS.FlushSeconds),
+	WritesPerFlush: (field, value) => positiveInteger(field, value, DEFAULTS.WritesPerFlush),
+	MaxWriteAttempts: (field, value) => positiveInteger(field, value, DEFAULTS.MaxWriteAttempts),
+	ShutdownSeconds: (field, value) => finiteNotNegative(field, value, DEFAULTS.ShutdownSeconds),
+	RequestSeconds: (field, value) => positive(field, value, DEFAULTS.RequestSeconds),
+	WritesInFlight: (field, value) => positiveInteger(field, value, DEFAULTS.WritesInFlight),
+	Backend: APART,
+	StorePrefix: (field, value) => prefix(field, value, DEFAULTS.StorePrefix),
+	Clock: APART,
+	UnixTime: APART,
+	SkipLoop: (field, value) => flag(field, value, false),
+	UserService: (field, value) => service(field, value, "GetUserInfosByUserIdsAsync", UserService),
+	// Players:GetFriendsAsync takes a UserId (typed User in @rbxts/types).
+	Players: (field, value) => service(field, value, "GetPlayerByUserId", Players as unknown as PlayerLookup),
+	SharePages: (field, value) => flag(field, value, DEFAULTS.SharePages),
+	MemoryStoreService: (field, value) => service(field, value, "GetHashMap", MemoryStoreService),
+	MessagingService: (field, value) => service(field, value, "PublishAsync", MessagingService),
+	Manifest: (field, value) => flag(field, value, DEFAULTS.Manifest),
+	DataStoreService: (field, value) => service(field, value, "GetDataStore", DataStoreService),
+	Stages: APART,
+} satisfies {
+	readonly [K in keyof Required<LeaderboardOptions>]: ((field: string, value: unknown) => unknown) | "apart";
+};
+const OPTION_KEYS = keysOf<LeaderboardOptions>(OPTIONS);
+
+type Rows = typeof OPTIONS;
+type Checked = { [K in keyof Rows]: Rows[K] extends "apart" ? never : K }[keyof Rows];
+
+// An option through its row: checked, with its default.
+function option<K extends Checked>(options: LeaderboardOptions, name: K): ReturnType<Rows[K]> {
+	return (OPTIONS[name] as (field: string, value: unknown) => ReturnType<Rows[K]>)(`options.${name}`, options[name]);
 }
 
 const quoted = (names: ReadonlyArray<string>) => names.map((name) => `"${name}"`).join(", ");
@@ -196,23 +168,6 @@ function periodRule(field: string, c: BoardConfig): PeriodRule | undefined {
 	const weekStart = WEEKDAYS.indexOf(c.WeekStart ?? "Monday");
 	if (weekStart < 0) fail(`${field}.WeekStart`, `must be one of ${quoted(WEEKDAYS)}`, c.WeekStart);
 	return { Reset: c.Reset, ResetOffset: offset, WeekStart: weekStart };
-}
-
-// The backend contract, checked at attach: `field` names it in errors.
-function backendOf(field: string, backend: unknown): Backend {
-	if (!typeIs(backend, "table")) fail(field, "must be a table of functions", backend);
-	const b = backend as Backend;
-	if (!callable(b.sorted)) fail(field, "needs sorted()", b.sorted);
-	for (const name of BACKEND_FUNCTIONS) {
-		const member = b[name];
-		if (member !== undefined && !callable(member)) fail(`${field}.${name}`, "must be a function", member);
-	}
-	if (b.submit === undefined && b.set === undefined) refuse(`${field} needs submit() or set()`);
-	if (b.integers !== undefined) flag(`${field}.integers`, b.integers, false);
-	if (b.sums !== undefined) flag(`${field}.sums`, b.sums, false);
-	if (b.maxKeyLength !== undefined) positiveInteger(`${field}.maxKeyLength`, b.maxKeyLength, 0);
-	if (b.kind !== undefined && !typeIs(b.kind, "string")) fail(`${field}.kind`, "must be a string", b.kind);
-	return b;
 }
 
 // A board the backend can hold: a Sum board's writes, its longest storage name (a Reset board's holds the
@@ -335,14 +290,6 @@ function boardFieldsOf(options: LeaderboardOptions): LuaTuple<[Map<string, Board
 	return $tuple(fields, names);
 }
 
-function checkStages(stages: unknown) {
-	if (stages === undefined) return;
-	if (!typeIs(stages, "table")) fail("options.Stages", "must be a table of stage factories", stages);
-	checkKeys("options.Stages", stages, STAGE_KEYS);
-	for (const [name, factory] of pairs(stages))
-		if (!callable(factory)) fail(`options.Stages.${name}`, "must be a function (context) -> stage", factory);
-}
-
 // Each board with its store: its own Backend, else the attach's; one store a backend table, so boards
 // naming the same backend share its adapter (and its budget).
 function boardsOf(
@@ -372,9 +319,12 @@ function boardsOf(
 }
 
 // The attach's backend (options.Backend, else OrderedDataStores with StorePrefix), wrapped once.
-function attachedStore(options: LeaderboardOptions, clock: () => number, requestSeconds: number): Store {
-	const storePrefix = options.StorePrefix ?? DEFAULTS.StorePrefix;
-	if (!typeIs(storePrefix, "string")) fail("options.StorePrefix", "must be a string", storePrefix);
+function attachedStore(
+	options: LeaderboardOptions,
+	storePrefix: string,
+	clock: () => number,
+	requestSeconds: number,
+): Store {
 	// The default backend meets the same checks as a game's own.
 	const backend = backendOf(
 		"options.Backend",
@@ -392,47 +342,35 @@ export function settingsOf(options: LeaderboardOptions): Settings {
 	if (!typeIs(options, "table")) fail("options", "must be a table", options);
 	checkKeys("options", options, OPTION_KEYS);
 	const [fields, boardNames] = boardFieldsOf(options);
-	const shutdown = options.ShutdownSeconds ?? DEFAULTS.ShutdownSeconds;
-	if (!typeIs(shutdown, "number") || shutdown !== shutdown || shutdown < 0 || shutdown === math.huge)
-		fail("options.ShutdownSeconds", "must be finite and not negative", shutdown);
+	const shutdown = option(options, "ShutdownSeconds");
 	const clock = timeSource("options.Clock", options.Clock, os.clock, true);
 	// An all-time board never reads the calendar.
 	const periodic = boardNames.some((name) => fields.get(name)!.Period !== undefined);
 	const unixTime = timeSource("options.UnixTime", options.UnixTime, os.time, periodic);
-	const requestSeconds = positive("options.RequestSeconds", options.RequestSeconds, DEFAULTS.RequestSeconds);
-	const store = attachedStore(options, clock, requestSeconds);
-	checkStages(options.Stages);
+	const requestSeconds = option(options, "RequestSeconds");
+	const storePrefix = option(options, "StorePrefix");
+	const store = attachedStore(options, storePrefix, clock, requestSeconds);
 	return {
 		boards: boardsOf(options, fields, boardNames, store, unixTime),
 		boardNames,
-		FlushSeconds: positive("options.FlushSeconds", options.FlushSeconds, DEFAULTS.FlushSeconds),
-		WritesPerFlush: positiveInteger("options.WritesPerFlush", options.WritesPerFlush, DEFAULTS.WritesPerFlush),
-		MaxWriteAttempts: positiveInteger(
-			"options.MaxWriteAttempts",
-			options.MaxWriteAttempts,
-			DEFAULTS.MaxWriteAttempts,
-		),
+		FlushSeconds: option(options, "FlushSeconds"),
+		WritesPerFlush: option(options, "WritesPerFlush"),
+		MaxWriteAttempts: option(options, "MaxWriteAttempts"),
 		ShutdownSeconds: shutdown,
 		RequestSeconds: requestSeconds,
-		WritesInFlight: positiveInteger("options.WritesInFlight", options.WritesInFlight, DEFAULTS.WritesInFlight),
+		WritesInFlight: option(options, "WritesInFlight"),
 		backend: store.backend,
 		store,
 		clock,
 		unixTime,
-		skipLoop: flag("options.SkipLoop", options.SkipLoop, false),
-		userService: service("options.UserService", options.UserService, "GetUserInfosByUserIdsAsync", UserService),
-		// Players:GetFriendsAsync takes a UserId (typed User in @rbxts/types).
-		players: service("options.Players", options.Players, "GetPlayerByUserId", Players as unknown as PlayerLookup),
-		sharePages: flag("options.SharePages", options.SharePages, DEFAULTS.SharePages),
-		storePrefix: options.StorePrefix ?? DEFAULTS.StorePrefix,
-		memoryStore: service(
-			"options.MemoryStoreService",
-			options.MemoryStoreService,
-			"GetHashMap",
-			MemoryStoreService,
-		),
-		messaging: service("options.MessagingService", options.MessagingService, "PublishAsync", MessagingService),
-		manifest: flag("options.Manifest", options.Manifest, DEFAULTS.Manifest),
-		dataStores: service("options.DataStoreService", options.DataStoreService, "GetDataStore", DataStoreService),
+		skipLoop: option(options, "SkipLoop"),
+		userService: option(options, "UserService"),
+		players: option(options, "Players"),
+		sharePages: option(options, "SharePages"),
+		storePrefix,
+		memoryStore: option(options, "MemoryStoreService"),
+		messaging: option(options, "MessagingService"),
+		manifest: option(options, "Manifest"),
+		dataStores: option(options, "DataStoreService"),
 	};
 }

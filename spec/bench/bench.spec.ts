@@ -14,7 +14,7 @@ describeGate("the benchmarks at tiny sizes", () => {
 		"measures every row",
 		() => {
 			const rows = measure(true);
-			expect(rows.size()).toBe(10 + 1 + 3 + 1 + 1 + 1);
+			expect(rows.size()).toBe(11 + 1 + 3 + 1 + 1 + 1);
 			const rendered = markdownTable(rows);
 			expect(rendered).toMatch("| row | this project | baseline | ratio | goal | |");
 			// Every row is held to its goal, but the memory row, which informs.
@@ -37,6 +37,7 @@ describeGate("the benchmarks at tiny sizes", () => {
 			expect(byStart("Read fan-out").ours).toMatch("^1 backend read");
 			expect(byStart("names()").ours).toBe("1 call, 100 results");
 			expect(byStart("Where do I stand").ours).toMatch(" 0 throttled$");
+			expect(byStart("friends()").ours).toMatch("^21 reads, 2 calls to complete");
 			expect(byStart("Budget use").ours).toMatch("0 throttled, 0 requests idle");
 			expect(byStart("Write amplification").ours).toMatch("(%d+)/%1 bests stored");
 			// Virtual time: writes in flight make a window of 30 several times shorter than one at a time.

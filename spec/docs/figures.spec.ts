@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "@rbxts/jest-globals";
 import { BenchRow } from "../../bench/measure";
+import { friendsRow } from "../../bench/friends";
 import { drainRow, namesRow, readFanOutRow, windowWallRow } from "../../bench/rows";
 import { headlessGate } from "../gate/control";
 
@@ -33,6 +34,7 @@ describeGate("the benchmark figures the docs quote", () => {
 		["drain, 1000 keys and 20 players", () => drainRow(gate!, { keys: 1_000, players: 20 })],
 		["window wall time, median of 5", () => windowWallRow(gate!, 5)],
 		["names(), 1000 renders", () => namesRow(gate!, 1_000)],
+		["friends(), 200 friends of whom 20 played", () => friendsRow(gate!, { friends: 200, played: 20, online: 1 })],
 	];
 	for (const [what, measure] of rows) {
 		it(

@@ -164,6 +164,8 @@ export interface HeadlessGate {
 		/** Ordered store requests made, of one method or all (standard stores: `standard.calls`). */
 		calls: (method?: string) => number;
 		throttled: () => number;
+		/** Requests of a type ("OrderedRead", ...) every server spent since the last reset: N keys of a BatchGetAsync are N OrderedRead. */
+		spent: (kind: string) => number;
 		/** The run's server's budget of a request type ("OrderedRead", ...): what GetRequestBudgetForRequestType returns. */
 		budget: (kind: string) => number;
 		/** Requests of a type the experience level has left now (shared by every server and Open Cloud). */
@@ -339,7 +341,17 @@ export interface HeadlessGate {
 		reset: () => void;
 		fault: (rule: FaultRule) => void;
 		clearFaults: () => void;
+		/** UserService requests (GetUserInfosByUserIdsAsync, GetUserFromGlobalUserIdAsync) and the infos returned. */
 		stats: () => { calls: number; results: number };
+		/** A User of any domain: "EXPERIENCE" in this universe (`universeId`) unless told, or "OAUTH" with an app's id. */
+		make: (id: number, domainType?: "EXPERIENCE" | "OAUTH", domainId?: number) => User;
+		/**
+		 * A player new since the scoped-id rollout: GetUserFromGlobalUserIdAsync(globalId) gives a User of
+		 * `domainUserId`. Unscoped global ids are returning players' (the same id in this experience).
+		 */
+		scope: (globalId: number, domainUserId: number) => void;
+		/** The gate experience's universe id: every User of this experience has it as DomainId. */
+		readonly universeId: number;
 	};
 	/** Players:GetFriendsAsync's friends service: mutual friendships shared by every server. */
 	friends: {
@@ -347,8 +359,16 @@ export interface HeadlessGate {
 		befriend: (a: number, b: number) => void;
 		reset: () => void;
 		fault: (rule: FaultRule) => void;
-		/** GetFriendsAsync and AdvanceToNextPageAsync requests so far (latency: the "Friends" service of the latency profile). */
-		calls: () => number;
+		/**
+		 * Friends requests so far (GetFriendsAsync, AdvanceToNextPageAsync, GetFriendsWhoPlayedAsync), or one
+		 * method's (latency: the "Friends" service of the latency profile).
+		 */
+		calls: (method?: string) => number;
+		/**
+		 * Users who have played this game, for Player:GetFriendsWhoPlayedAsync: until the first call every
+		 * user has; from then on those named (this call and later ones) and whoever joins a server.
+		 */
+		played: (userIds: number[]) => void;
 		/** Items a FriendPages page holds (the reference states none; the gate's choice). */
 		readonly perPage: number;
 		/** Friends a user can have: 1,000. */

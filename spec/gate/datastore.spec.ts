@@ -192,6 +192,9 @@ describeGate("the emulated OrderedDataStore", () => {
 			batchGet(store, keys);
 			const after = DataStoreService.GetRequestBudgetForRequestType(Enum.DataStoreRequestType.OrderedRead);
 			expect(before - after).toBe(40);
+			// dataStore.spent counts the requests of a type servers spent, a key each.
+			expect(gate!.dataStore.spent("OrderedRead")).toBe(40);
+			expect(gate!.dataStore.spent("OrderedList")).toBe(0);
 			keys.clear();
 			for (let i = 1; i <= 101; i++) keys.push(`k${i}`);
 			expect(() => batchGet(store, keys)).toThrow("1 to 100 keys");

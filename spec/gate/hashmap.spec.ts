@@ -178,6 +178,9 @@ describeGate("the emulated MemoryStoreService hash map", () => {
 			]);
 			expect(gate!.memoryStore.refused("DataStructureRequestsOverLimit")).toBe(1);
 			expect(together(50, (i) => MemoryStoreService.GetHashMap("Cold").GetAsync(`k${i}`)).size()).toBe(0);
+			// per-partition-limits: per-structure limits were removed; a spec may run without one.
+			gate!.memoryStore.setStructureLimit(math.huge);
+			expect(together(60, (i) => hot.GetAsync(`k${i}`))).toEqual([]);
 		});
 
 		it("spreads keys over partitions: one key meets PartitionRequestsOverLimit, many keys go further", () => {

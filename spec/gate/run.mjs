@@ -55,7 +55,9 @@ let LuauState;
 let LuauModule;
 
 const gateDir = dirname(fileURLToPath(import.meta.url));
-const projectDir = resolve(gateDir, "..", "..");
+// The game's folder when leaderboards-gate (tool/gate.mjs) runs this, with its settings for the engine.
+const projectDir = resolve(process.env.GATE_PLACE_DIR ?? join(gateDir, "..", ".."));
+const tool = JSON.parse(process.env.GATE_TOOL ?? "{}");
 
 // Sunday 2026-12-06 00:00:00 UTC: virtual time 0, so dates are the same every run.
 const EPOCH = 1796515200;
@@ -212,10 +214,11 @@ function traceMapper() {
 				const path = files.get(fullName);
 				if (!path) return match;
 				const file = relative(projectDir, resolve(projectDir, path));
-				const source = file.startsWith("out/") ? file.slice(4).replace(/\.luau$/, ".ts") : null;
-				return source && existsSync(join(projectDir, source))
-					? `${file}:${line} (${source})`
-					: `${file}:${line}`;
+				// out/x.luau comes from x.ts here, from src/x.ts in the roblox-ts template's layout.
+				const compiled = file.startsWith("out/") ? file.slice(4).replace(/\.luau$/, ".ts") : null;
+				const source =
+					compiled && [compiled, `src/${compiled}`].find((path) => existsSync(join(projectDir, path)));
+				return source ? `${file}:${line} (${source})` : `${file}:${line}`;
 			});
 		},
 	};
@@ -286,7 +289,7 @@ function jestReport(pattern) {
 // A pattern as the summary shows it, cut to one short line (a worker's or the deferred run's
 // names every file of its share: 1,000 characters and more).
 function shortPattern(pattern) {
-	return pattern.length <= 60 ? `/${pattern}/` : `/${pattern.slice(0, 50)}.../`;
+	return pattern.length <= 100 ? `/${pattern}/` : `/${pattern.slice(0, 80)}.../`;
 }
 
 // `npm run bench -- --json > f`: npm has already written its banner ("> @rbxts/...")
@@ -471,7 +474,8 @@ async function main() {
 			if (kind === "FileResult") return report.file(mapped);
 			status.show("");
 			const start = colour && paint[kind] ? paint[kind] : "";
-			const stream = kind === "Stderr" ? process.stderr : process.stdout;
+			// With --json, stdout holds the JSON alone.
+			const stream = kind === "Stderr" || (tool.json && kind !== "Json") ? process.stderr : process.stdout;
 			stream.write(start + mapped + (start ? "\x1b[0m" : "") + "\n");
 		},
 		__host_file_map: (text) => traces.load(String(text)),
@@ -493,6 +497,7 @@ async function main() {
 			epoch: EPOCH,
 			signals: options.signals,
 			virtualDays: options.virtualDays,
+			...tool,
 		}),
 	};
 	state = await LuauState.createAsync(env);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "@rbxts/jest-globals";
 import { Kernel } from "../../kernel";
 import { attach } from "../../plugins/leaderboards";
 import { subjectKey } from "../../plugins/leaderboards/internal";
-import { Stages } from "../../plugins/leaderboards/types";
+import { Stages } from "../../plugins/leaderboards/contracts";
 import { headlessGate } from "../gate/control";
 import { captureLogs } from "../kernel/doubles";
 import { MemoryBackend, boardsWith } from "./doubles";

@@ -425,7 +425,7 @@ describe("friends()", () => {
 			'[Leaderboards] "Nope": friends() names no board (the boards: BestTime, Kills); this warning shows once per board',
 		]);
 		expect(() => boards.friends("Kills", "guild")).toThrow(
-			'Leaderboards: friends() player must be a Player, a session with a Player or a UserId (got "guild")',
+			`Leaderboards: friends() player must be a Player, this game's User, a session with a Player or a UserId (got "guild")`,
 		);
 		expect(() => boards.friends("Kills", 0)).toThrow("(got 0)");
 		const { boards: bare } = boardsWith({
@@ -679,13 +679,14 @@ describe("rank, around, friends and remove on the default backend (OrderedDataSt
 		expect(gate.dataStore.snapshot("CKBoard_Kills").get("p3")).toBeUndefined();
 	});
 
-	it("friends() reads GetFriendsAsync pages, then BatchGetAsync calls of at most 100 keys", () => {
+	it("friends() reads GetFriendsAsync pages (who played failing), then BatchGetAsync calls of at most 100 keys", () => {
 		if (!gate) return;
 		gate.reset();
 		DataStoreService.SetRateLimitForRequestType(Enum.DataStoreRequestType.OrderedWrite, 10_000, 0);
 		const store = DataStoreService.GetOrderedDataStore("CKBoard_Kills");
 		// N keys spend N OrderedRead requests: five players' share of the experience's holds 0.9 x 40 x 5.
 		for (let id = 2; id <= 150; id++) gate.friends.befriend(1, id);
+		gate.friends.fault({ method: "GetFriendsWhoPlayedAsync", failNext: 1 });
 		for (let id = 1; id <= 150; id += 10) store.SetAsync(tostring(id), id);
 		const player = gate.players.join({ UserId: 1, Name: "one" });
 		for (let id = 2; id <= 5; id++) gate.players.join({ UserId: 100_000 + id });
@@ -697,7 +698,7 @@ describe("rank, around, friends and remove on the default backend (OrderedDataSt
 		expect(rows!.find((row) => row.Key === "1")).toEqual({ Key: "1", Value: 1, Rank: 15 });
 		// The 10 on the page cost nothing: 140 keys read.
 		expect(gate.dataStore.calls("BatchGetAsync")).toBe(2);
-		expect(gate.friends.calls()).toBe(math.ceil(149 / gate.friends.perPage));
+		expect(gate.friends.calls()).toBe(1 + math.ceil(149 / gate.friends.perPage));
 		expect(Players.GetPlayerByUserId(1)).toBe(player);
 	});
 

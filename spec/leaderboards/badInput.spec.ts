@@ -72,8 +72,8 @@ describe("submit(board, subject, value)", () => {
 				expect(boards.Stats.Submitted).toBe(0);
 				expect(backend.writes.size()).toBe(0);
 				expect(logs.messages("warn")).toEqual([
-					`[Leaderboards] Kills: submit refused, ${refusal} (submit a Player, a session with a Player, a string, a whole number or a value with __tostring); this warning shows once per board`,
-					`[Leaderboards] BestTime: submit refused, ${refusal} (submit a Player, a session with a Player, a string, a whole number or a value with __tostring); this warning shows once per board`,
+					`[Leaderboards] Kills: submit refused, ${refusal} (submit a Player, this game's User, a session with a Player, a string, a whole number or a value with __tostring); this warning shows once per board`,
+					`[Leaderboards] BestTime: submit refused, ${refusal} (submit a Player, this game's User, a session with a Player, a string, a whole number or a value with __tostring); this warning shows once per board`,
 				]);
 			}
 		});

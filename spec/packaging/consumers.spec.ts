@@ -57,6 +57,22 @@ describeGate("packages as games consume them", () => {
 		]);
 	});
 
+	it("Wally: a Luau game's own stage reaches the stage author's entry as Leaderboards.Extend", () => {
+		const server = gate!.newServer("dist/consumers/luau/default.project.json");
+		const packages = server.game.GetService("ServerScriptService").WaitForChild("ServerPackages");
+		const leaderboards = server.require(packages.WaitForChild("Leaderboards") as ModuleScript) as {
+			attach: unknown;
+			Extend: {
+				storableKey: (this: void, subject: unknown, maxKeyLength?: number) => LuaTuple<[string?, string?]>;
+				attach?: unknown;
+			};
+		};
+		expect(leaderboards.Extend.storableKey(501)[0]).toBe("501");
+		expect(leaderboards.Extend.storableKey("a-very-long-key", 5)[1]).toBeDefined();
+		// The game's API stays on the package itself.
+		expect(leaderboards.Extend.attach).toBeUndefined();
+	});
+
 	it("Wally: the package carries its own roblox-ts runtime", () => {
 		const server = gate!.newServer("dist/consumers/luau/default.project.json");
 		const index = server.game
@@ -102,6 +118,16 @@ describeGate("packages as games consume them", () => {
 				complete: true,
 				updated: "Kills: 2 entries",
 			});
+		});
+
+		it(`npm: a game's own stage imports @rbxts/leaderboards/extend, compiled with ${compiler}`, () => {
+			const server = gate!.newServer(`dist/consumers/${consumer}/default.project.json`);
+			const stage = server.game
+				.GetService("ServerScriptService")
+				.WaitForChild("Game")
+				.WaitForChild("stage") as ModuleScript;
+			const result = (server.require(stage) as { run: () => object }).run();
+			expect(result).toEqual({ top: ["1. guild-b=7", "2. guild-a=5"], guildA: 5 });
 		});
 	}
 });

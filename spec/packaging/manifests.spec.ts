@@ -82,11 +82,12 @@ describeGate("wally.toml, as a real TOML parser reads it, by Wally's manifest ru
 		expect(pkg.files).toContain("out/plugins");
 	});
 
-	it("npm run build:npm and build:wally say what they built and where to publish it from", () => {
+	it("npm run build:npm, build:gate and build:wally say what they built and where to publish or install it from", () => {
 		const said = HttpService.JSONDecode(gate!.readFile("dist/checks/built.json")!) as string[];
 		const { manifest, packageJson } = read();
 		expect(said).toEqual([
 			`built the npm package ${packageJson.name}@${packageJson.version} in dist/npm (Luau and .d.ts under out/); publish from there: npm publish dist/npm`,
+			`built the gate @rbxts/leaderboards-gate@${packageJson.version} in dist/gate, packed as dist/leaderboards-gate.tgz: npm install --save-dev dist/leaderboards-gate.tgz`,
 			`built the Wally package ${manifest.package.name}@${manifest.package.version} in dist/wally (the runtime inside, ${(
 				HttpService.JSONDecode(gate!.readFile("dist/checks/luau-types.json")!) as { exported: string[] }
 			).exported.size()} Luau types in src/Types.luau); publish from there: cd dist/wally && wally publish`,

@@ -176,10 +176,12 @@ describeGate("Luau types shipped with the Wally package", () => {
 			.get("Package")!
 			.map((member) => member.name);
 		fields.sort();
-		// The kernel and its helpers, the boards, the two backends, the topics and the drain's error texts.
+		// The kernel and its helpers, the boards, the two backends, the topics and the drain's error texts;
+		// Extend, what a game's own stage uses.
 		expect(fields).toEqual([
 			"Bus",
 			"DEADLINE_EXCEEDED",
+			"Extend",
 			"Kernel",
 			"Leaderboards",
 			"Logger",

@@ -1,5 +1,6 @@
 import { MemoryStoreService, Players } from "@rbxts/services";
-import { Backend } from "../types";
+import { Backend } from "../contracts";
+import { DEFAULT_PREFIX } from "../core";
 import { Ledger } from "./memory/ledger";
 import { MAX_EXPIRATION, MemoryParts } from "./memory/parts";
 import { Quota } from "./memory/quota";
@@ -42,7 +43,7 @@ function fail(field: string, problem: string, value: unknown): never {
 // The options checked, with their defaults.
 function optionsOf(options: MemoryStoreOptions) {
 	if (!typeIs(options, "table")) fail("options", "must be a table", options);
-	const prefix = options.MapPrefix ?? "CKBoard_";
+	const prefix = options.MapPrefix ?? DEFAULT_PREFIX;
 	if (!typeIs(prefix, "string")) fail("MapPrefix", "must be a string", prefix);
 	const expiration = options.Expiration ?? MAX_EXPIRATION;
 	if (!typeIs(expiration, "number") || !(expiration > 0 && expiration <= MAX_EXPIRATION))

@@ -1,5 +1,5 @@
 import { Players as PlayersService } from "@rbxts/services";
-import { Backend, BackendCall, BackendRange, BackendRow } from "../types";
+import { Backend, BackendCall, BackendRange, BackendRow } from "../contracts";
 import { OrderedBudgets, OrderedStores } from "./ordered/budgets";
 import { ExperienceShare, RequestKind } from "./ordered/share";
 

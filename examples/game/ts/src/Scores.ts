@@ -29,8 +29,8 @@ export class Scores implements Service {
 		let last = 0;
 		kills.GetPropertyChangedSignal("Value").Connect(() => {
 			// the game's combat code adds the kills
-			this.boards!.submit("Kills", player, kills.Value); // queued: one write per player per window
-			this.boards!.submit("DailyKills", player, kills.Value - last);
+			this.boards!.submit("Kills", player.User, kills.Value); // player.User: the id Roblox recommends; queued
+			this.boards!.submit("DailyKills", player.User, kills.Value - last);
 			last = kills.Value;
 		});
 	}

@@ -1,5 +1,6 @@
 import { HttpService } from "@rbxts/services";
-import { PendingWrite, sumOf } from "../../types";
+import { PendingWrite } from "../../contracts";
+import { sumOf } from "../../core";
 
 /** Servers a sum item remembers the last write of (newest first): the exactly-once ledger's bound. */
 export const WRITERS_KEPT = 32;

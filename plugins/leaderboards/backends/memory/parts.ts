@@ -1,4 +1,4 @@
-import { BackendCall } from "../../types";
+import { BackendCall } from "../../contracts";
 import { Ledger } from "./ledger";
 import { Quota } from "./quota";
 import { Ranges } from "./range";

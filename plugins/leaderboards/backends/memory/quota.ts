@@ -1,3 +1,5 @@
+import { refilled } from "../../core";
+
 /** What each user adds to the experience's request-unit quota a minute (1000 + 120 x users). */
 export const UNITS_PER_USER = 120;
 /**
@@ -69,7 +71,7 @@ export class Quota {
 		const size = whole * bucket.part;
 		const now = this.clock();
 		const since = bucket.updated === undefined ? 0 : now - bucket.updated;
-		bucket.tokens = math.min(size, (bucket.tokens ?? size) + (since * size) / 60);
+		bucket.tokens = refilled(bucket.tokens, since, size, size);
 		bucket.updated = now;
 		return bucket.tokens;
 	}

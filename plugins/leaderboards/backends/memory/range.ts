@@ -1,4 +1,4 @@
-import { BackendRange, BackendRow } from "../../types";
+import { BackendRange, BackendRow } from "../../contracts";
 import { Quota } from "./quota";
 import { Shards } from "./shards";
 

@@ -1,4 +1,4 @@
-import { Backend } from "../../types";
+import { Backend } from "../../contracts";
 import { MemoryParts, clocked } from "./parts";
 import { READ_SHARE } from "./quota";
 import { RANGE_SIZE } from "./range";

@@ -1,4 +1,5 @@
-import { Backend, PendingWrite, ruleOf, updaterFor } from "../../types";
+import { Backend, PendingWrite } from "../../contracts";
+import { ruleOf, updaterFor } from "../../core";
 import { MAX_EXPIRATION, MemoryParts, clocked } from "./parts";
 
 type Transform = (old: unknown) => LuaTuple<[number, number]> | undefined;

@@ -1,3 +1,4 @@
+import { refilled } from "../../core";
 // This server's share of the experience's ordered data store budgets.
 //
 // Since 2026 Roblox enforces data store budgets per experience (shared by every
@@ -97,7 +98,7 @@ export class ExperienceShare {
 		}
 		const perMinute = this.rate(kind);
 		const capacity = math.max(perMinute, MIN_BURST);
-		bucket.tokens = math.min(capacity, (bucket.tokens ?? capacity) + ((now - bucket.updated) * perMinute) / 60);
+		bucket.tokens = refilled(bucket.tokens, now - bucket.updated, perMinute, capacity);
 		bucket.updated = now;
 		return bucket.tokens;
 	}

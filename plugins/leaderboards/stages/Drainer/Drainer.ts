@@ -2,15 +2,13 @@ import { SingleFlight, join, sleep } from "../../../../kernel";
 import {
 	DEADLINE_EXCEEDED,
 	DrainerStage,
-	FAILED_WINDOWS,
-	FAILED_WRITES,
 	NO_PROGRESS,
 	ShutdownResult,
 	StageContext,
 	Topics,
 	WindowSummary,
-	drainPause,
-} from "../../types";
+} from "../../contracts";
+import { drainPause, FAILED_WINDOWS, FAILED_WRITES } from "../../core";
 
 // Windows in a row with failures, and in which every write failed, with their failed writes.
 interface Streak {

@@ -1,5 +1,6 @@
 import { Logger } from "../../../../kernel";
-import { EraserStage, ErasureReport, SUBJECTS, StageContext, Subject, Topics, subjectKey } from "../../types";
+import { EraserStage, ErasureReport, StageContext, Subject, Topics } from "../../contracts";
+import { subjectKey, SUBJECTS } from "../../core";
 import { INDEX_KEY, erasureOf, indexWith, pendingOf, recordKey, reportOf, requested, unrecordedReport } from "./record";
 import { ErasureRun, POLL_SECONDS } from "./run";
 import { targetsOf } from "./targets";

@@ -1,4 +1,5 @@
-import { ErasureIndex, ErasureRecord, ErasureReport, MANIFEST_VERSION, recordOf } from "../../types";
+import { ErasureIndex, ErasureRecord, ErasureReport } from "../../contracts";
+import { MANIFEST_VERSION, recordOf } from "../../core";
 
 // The erasure's records as docs/manifest.md lays them out: erasure:<key> and the erasures index.
 

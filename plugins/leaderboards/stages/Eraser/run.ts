@@ -1,5 +1,6 @@
 import { Logger, Priority, sleep, within } from "../../../../kernel";
-import { ErasureRecord, StageContext, Topics, leaseFree } from "../../types";
+import { ErasureRecord, StageContext, Topics } from "../../contracts";
+import { landingSeconds, leaseFree } from "../../core";
 import { INDEX_KEY, erasureOf, indexWith, recordKey, reportOf, unplanned } from "./record";
 import { Target, byName, targetsOf } from "./targets";
 
@@ -148,7 +149,7 @@ export class ErasureRun {
 	// Once every server blocks the key and its writes in flight resolved: the stores they could reach, again.
 	private sweep(): boolean {
 		const { settings, manifest } = this.context;
-		const at = this.record.Requested + POLL_SECONDS + settings.FlushSeconds + 2 * settings.RequestSeconds;
+		const at = this.record.Requested + POLL_SECONDS + landingSeconds(settings);
 		while (this.now() < at + SWEEP_MARGIN) {
 			if (this.stopped() || !this.checkpoint()) return false;
 			this.wait(math.min(PROGRESS_SECONDS, at + SWEEP_MARGIN - this.now()));

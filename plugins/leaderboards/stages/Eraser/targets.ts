@@ -1,4 +1,5 @@
-import { Board, Manifest, Settings, periodNamed } from "../../types";
+import { Board, Manifest, Settings } from "../../contracts";
+import { periodNamed } from "../../core";
 
 /** A store a key may be in: its board, its storage name, its name in the manifest, and when its period ends. */
 export interface Target {

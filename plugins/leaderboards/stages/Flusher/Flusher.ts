@@ -1,5 +1,6 @@
 import { Priority, sleep, within } from "../../../../kernel";
-import { DrainLimits, FlusherStage, PendingWrite, StageContext, Topics, WindowSummary, storeOf } from "../../types";
+import { DrainLimits, FlusherStage, PendingWrite, StageContext, Topics, WindowSummary } from "../../contracts";
+import { storeOf } from "../../core";
 import { Flight, Flights } from "./flights";
 import { Pacing } from "./pacing";
 import { Walk } from "./walk";

@@ -1,5 +1,6 @@
 import { Logger, Priority, sleep } from "../../../../kernel";
-import { PendingWrite, StageContext, storeOf } from "../../types";
+import { PendingWrite, StageContext } from "../../contracts";
+import { storeOf } from "../../core";
 
 const log = Logger.scope("Leaderboards");
 

@@ -1,4 +1,5 @@
-import { StageContext, Store, WindowSummary, drainReserve } from "../../types";
+import { StageContext, Store, WindowSummary } from "../../contracts";
+import { drainReserve } from "../../core";
 
 /** Under a backlog the request budget held back, the next window comes this long (at most FlushSeconds) after the last. */
 export const REFILL_SECONDS = 1;

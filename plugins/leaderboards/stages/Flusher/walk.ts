@@ -1,4 +1,4 @@
-import { PendingWrite, StageContext } from "../../types";
+import { PendingWrite, StageContext } from "../../contracts";
 import { Pacing } from "./pacing";
 
 // One window's walk over the boards: in name order from after the board written last, one key per

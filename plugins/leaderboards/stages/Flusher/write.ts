@@ -1,5 +1,6 @@
 import { Logger } from "../../../../kernel";
-import { PendingWrite, StageContext, Topics, isThrottle, storeOf, writeThrough } from "../../types";
+import { PendingWrite, StageContext, Topics } from "../../contracts";
+import { isThrottle, storeOf, writeThrough } from "../../core";
 
 const log = Logger.scope("Leaderboards");
 

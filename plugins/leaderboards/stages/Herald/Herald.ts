@@ -1,14 +1,12 @@
 import { HttpService } from "@rbxts/services";
-import { Logger } from "../../../../kernel";
-import { HeraldStage, StageContext, Topics, experienceTime, isUpdateConflict } from "../../types";
+import { HeraldStage, StageContext, Topics } from "../../contracts";
+import { Warnings, experienceTime, isUpdateConflict } from "../../core";
 import { Announced, messageOf, recordsOf } from "./message";
 import { PendingItem, announcement, asking, pendingOf, withRecord } from "./pending";
 
 /** The pending records' key in the hash map, and how long the item outlives its last update. */
 const PENDING = "pending";
 const PENDING_LIFETIME = 600;
-
-const log = Logger.scope("Leaderboards");
 
 /** Records that land on a server within this long join the pending records in one update. */
 export const BATCH_SECONDS = 0.1;
@@ -41,7 +39,7 @@ export class Herald implements HeraldStage {
 	readonly Name = "Leaderboards.Herald";
 	private connection?: RBXScriptConnection;
 	private stopped = false;
-	private readonly warned = new Set<string>();
+	private readonly warnings = new Warnings();
 	private readonly id = HttpService.GenerateGUID(false);
 	private readonly random = new Random();
 	// When this server, holding the asker's lease, asks for the next announcement (one loop asks).
@@ -67,7 +65,7 @@ export class Herald implements HeraldStage {
 				),
 			);
 			if (!ok)
-				return this.warnOnce(
+				return this.warnings.first(
 					"subscribe",
 					`records: SubscribeAsync failed (${connection}); records show at each page's refresh`,
 				);
@@ -141,7 +139,7 @@ export class Herald implements HeraldStage {
 			);
 			if (ok) break;
 			if (!isUpdateConflict(problem) || tries >= UPDATE_TRIES || this.stopped)
-				return this.warnOnce(
+				return this.warnings.first(
 					"pending",
 					`records: MemoryStore failed (${problem}); records show at each page's refresh`,
 				);
@@ -155,7 +153,10 @@ export class Herald implements HeraldStage {
 		const message = messageOf(records);
 		const [ok, problem] = pcall(() => this.context.settings.messaging.PublishAsync(this.topic(), message));
 		if (!ok)
-			this.warnOnce("publish", `records: PublishAsync failed (${problem}); they show at each page's refresh`);
+			this.warnings.first(
+				"publish",
+				`records: PublishAsync failed (${problem}); they show at each page's refresh`,
+			);
 	}
 
 	private pendingMap(): MemoryStoreHashMap {
@@ -170,7 +171,8 @@ export class Herald implements HeraldStage {
 
 	private received(message: { Data?: unknown; Sent?: unknown }) {
 		const records = recordsOf(message?.Data);
-		if (!records) return this.warnOnce("malformed", "records: ignored a message that is not a records message");
+		if (!records)
+			return this.warnings.first("malformed", "records: ignored a message that is not a records message");
 		const sent = typeIs(message.Sent, "number") ? message.Sent : experienceTime();
 		for (const [board, period, key, value] of records)
 			this.context.stages.Reader.patch?.(board, period === "" ? undefined : period, key, value, sent);
@@ -182,11 +184,5 @@ export class Herald implements HeraldStage {
 		if (!settings.sharePages) return false;
 		for (const [, board] of settings.boards) if (board.Store.sharesPages && board.VisibleTop > 0) return true;
 		return false;
-	}
-
-	private warnOnce(kind: string, message: string) {
-		if (this.warned.has(kind)) return;
-		this.warned.add(kind);
-		log.warn(message);
 	}
 }

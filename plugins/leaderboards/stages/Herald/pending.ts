@@ -1,4 +1,4 @@
-import { heldElsewhere } from "../../types";
+import { heldElsewhere, refilled } from "../../core";
 import { Announced, fitting } from "./message";
 
 /**
@@ -62,8 +62,7 @@ function waiting(item: PendingItem, at: number): PendingItem["records"] {
 
 // The announcements' bucket at `at`.
 function tokensAt(item: PendingItem, at: number): number {
-	const refill = (math.max(0, at - item.tokensAt) * ANNOUNCEMENTS) / 60;
-	return math.min(ANNOUNCEMENT_BURST, item.tokens + refill);
+	return refilled(item.tokens, at - item.tokensAt, ANNOUNCEMENTS, ANNOUNCEMENT_BURST);
 }
 
 /**

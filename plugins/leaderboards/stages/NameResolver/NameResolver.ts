@@ -1,5 +1,6 @@
 import { Logger, SingleFlight, within } from "../../../../kernel";
-import { Entry, NameResolverStage, StageContext, userIdOf } from "../../types";
+import { Entry, NameResolverStage, StageContext } from "../../contracts";
+import { userIdOf } from "../../core";
 
 const log = Logger.scope("Leaderboards");
 

@@ -1,18 +1,8 @@
 import { HttpService } from "@rbxts/services";
-import { Logger } from "../../../../kernel";
-import {
-	Board,
-	PagesStage,
-	SharedPage,
-	StageContext,
-	experienceTime,
-	heldElsewhere,
-	isUpdateConflict,
-} from "../../types";
+import { Board, PagesStage, SharedPage, StageContext } from "../../contracts";
+import { Warnings, experienceTime, heldElsewhere, isUpdateConflict } from "../../core";
 import { eraseFromPages } from "./erase";
 import { PageItem, itemOf, refreshed, rowsOf } from "./item";
-
-const log = Logger.scope("Leaderboards");
 
 /** Seconds a lease outlives the refresh read it covers (RequestSeconds): a holder that died is replaced after it. */
 export const LEASE_MARGIN = 5;
@@ -39,8 +29,8 @@ export class Pages implements PagesStage {
 	readonly Name = "Leaderboards.Pages";
 	private readonly id = HttpService.GenerateGUID(false);
 	private map?: MemoryStoreHashMap;
-	// The last failure warned about: MemoryStore down warns once, not once a read.
-	private failing = false;
+	// MemoryStore down warns once ("failing"), not once a read, until it answers again.
+	private readonly warnings = new Warnings();
 
 	constructor(private readonly context: StageContext) {}
 
@@ -50,7 +40,7 @@ export class Pages implements PagesStage {
 		const now = experienceTime();
 		const [ok, value] = pcall(() => map.GetAsync(store));
 		if (!ok) return this.fallback(board, store, count, value);
-		this.failing = false;
+		this.warnings.again("failing");
 		const item = itemOf(value);
 		if (item && item.size >= count && now - item.at < board.CacheSeconds) return this.pageOf(item, count);
 		// Another server's lease: it refreshes the page now; this server keeps the page as it is.
@@ -117,14 +107,11 @@ export class Pages implements PagesStage {
 
 	// MemoryStore failed (down, or its quota spent): the store itself, within this server's share.
 	private fallback(board: Board, store: string, count: number, problem: unknown) {
-		this.warnFailing(problem);
+		this.warnings.first(
+			"failing",
+			`shared pages: MemoryStore failed (${problem}); reading the stores directly until it answers`,
+		);
 		return this.direct(board, store, count);
-	}
-
-	private warnFailing(problem: unknown) {
-		if (this.failing) return;
-		this.failing = true;
-		log.warn(`shared pages: MemoryStore failed (${problem}); reading the stores directly until it answers`);
 	}
 
 	// The hash map, when the board's pages are shared.

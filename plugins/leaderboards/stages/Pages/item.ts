@@ -1,4 +1,4 @@
-import { BackendRow } from "../../types";
+import { BackendRow } from "../../contracts";
 
 /**
  * A shared page as the hash map item holds it (JSON-able): when its rows were

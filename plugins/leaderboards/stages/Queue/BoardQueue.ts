@@ -1,4 +1,5 @@
-import { Board, PeriodRule, PendingWrite, periodAt } from "../../types";
+import { Board, PendingWrite, PeriodRule } from "../../contracts";
+import { periodAt } from "../../core";
 
 export interface Slot {
 	readonly store: string;

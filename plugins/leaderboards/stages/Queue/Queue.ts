@@ -1,20 +1,6 @@
 import { Logger } from "../../../../kernel";
-import {
-	Board,
-	PendingWrite,
-	QueueStage,
-	SUBJECTS,
-	StageContext,
-	Stats,
-	Subject,
-	Topics,
-	Warnings,
-	refuseKey,
-	refuseValue,
-	shown,
-	subjectKey,
-	storeOf,
-} from "../../types";
+import { Board, PendingWrite, QueueStage, StageContext, Stats, Subject, Topics } from "../../contracts";
+import { refuseKey, refuseValue, shown, storeOf, subjectKey, SUBJECTS, Warnings } from "../../core";
 import { BoardQueue, Slot } from "./BoardQueue";
 import { Bounds } from "./bounds";
 import { dropKey } from "./erased";

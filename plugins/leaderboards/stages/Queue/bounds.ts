@@ -1,4 +1,4 @@
-import { Board } from "../../types";
+import { Board } from "../../contracts";
 
 /** Seconds in the window MaxAddedPerMinute counts over: a clock minute. */
 export const MINUTE = 60;

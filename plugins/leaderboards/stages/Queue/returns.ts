@@ -1,4 +1,5 @@
-import { Board, PendingWrite, storeOf } from "../../types";
+import { Board, PendingWrite } from "../../contracts";
+import { storeOf } from "../../core";
 import { BoardQueue, Slot } from "./BoardQueue";
 
 // What a write brings back to its board's queue: a failed value (restore) and a settled request (settle).

@@ -1,19 +1,8 @@
 import { Logger, SingleFlight, within } from "../../../../kernel";
 import { Recent } from "./recent";
 import { Visible, enters, patchedRows, visibleOf } from "./visible";
-import {
-	BackendRow,
-	Board,
-	Entry,
-	ReaderStage,
-	StageContext,
-	Subject,
-	Topics,
-	Warnings,
-	Removals,
-	storableKey,
-	experienceTime,
-} from "../../types";
+import { BackendRow, Board, Entry, ReaderStage, Removals, StageContext, Subject, Topics } from "../../contracts";
+import { experienceTime, storableKey, Warnings } from "../../core";
 
 const log = Logger.scope("Leaderboards");
 

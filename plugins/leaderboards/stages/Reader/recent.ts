@@ -1,4 +1,4 @@
-import { BackendRow, Board } from "../../types";
+import { BackendRow, Board } from "../../contracts";
 import { patchedRows } from "./visible";
 
 /** Records a storage name remembers, and for how long (seconds of experienceTime). */

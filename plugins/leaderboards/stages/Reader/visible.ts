@@ -1,4 +1,5 @@
-import { BackendRow, Board, Entry, isBetter } from "../../types";
+import { BackendRow, Board, Entry } from "../../contracts";
+import { isBetter } from "../../core";
 
 /** What a page shows first: its VisibleTop keys and values, every value on it, and the value a newcomer must beat. */
 export interface Visible {

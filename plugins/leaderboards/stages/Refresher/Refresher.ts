@@ -1,5 +1,5 @@
 import { Logger, Priority, sleep } from "../../../../kernel";
-import { RefresherStage, StageContext, Topics } from "../../types";
+import { RefresherStage, StageContext, Topics } from "../../contracts";
 
 const log = Logger.scope("Leaderboards");
 

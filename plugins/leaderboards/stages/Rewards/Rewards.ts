@@ -1,13 +1,5 @@
-import {
-	PeriodEndHandler,
-	PeriodEndOptions,
-	RewardsStage,
-	StageContext,
-	Topics,
-	periodAt,
-	periodNamed,
-	shown,
-} from "../../types";
+import { PeriodEndHandler, PeriodEndOptions, RewardsStage, StageContext, Topics } from "../../contracts";
+import { landingSeconds, periodAt, periodNamed, shown } from "../../core";
 import { PeriodRun, RETRY_SECONDS, Registration } from "./period";
 
 /** The standings a handler gets unless told (the top N). */
@@ -55,7 +47,7 @@ export class Rewards implements RewardsStage {
 		const count = options?.Count ?? DEFAULT_COUNT;
 		if (!typeIs(count, "number") || count < 1 || count % 1 !== 0)
 			fail(`options.Count must be a positive integer (got ${shown(count)})`);
-		const settle = options?.SettleSeconds ?? settings.FlushSeconds + 2 * settings.RequestSeconds + SETTLE_MARGIN;
+		const settle = options?.SettleSeconds ?? landingSeconds(settings) + SETTLE_MARGIN;
 		if (!typeIs(settle, "number") || !(settle >= 0 && settle < math.huge))
 			fail(`options.SettleSeconds must be a number of seconds, 0 or more (got ${shown(settle)})`);
 		if (!manifest.enabled()) fail("needs the manifest (options.Manifest is false)");

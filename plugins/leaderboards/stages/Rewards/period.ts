@@ -2,16 +2,14 @@ import { Logger, Priority, sleep, within } from "../../../../kernel";
 import {
 	Board,
 	Entry,
-	MANIFEST_VERSION,
 	Period,
 	PeriodEndHandler,
 	PeriodEndInfo,
 	RewardsRecord,
 	StageContext,
 	Topics,
-	leaseFree,
-	recordOf,
-} from "../../types";
+} from "../../contracts";
+import { leaseFree, MANIFEST_VERSION, recordOf } from "../../core";
 
 const log = Logger.scope("Leaderboards");
 

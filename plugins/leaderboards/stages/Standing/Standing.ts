@@ -1,17 +1,5 @@
-import {
-	Board,
-	Entry,
-	Standing as Place,
-	StageContext,
-	StandingStage,
-	Subject,
-	Warnings,
-	SUBJECTS,
-	storableKey,
-	shown,
-	subjectKey,
-	userIdOf,
-} from "../../types";
+import { Board, Entry, StageContext, Standing as Place, StandingStage, Subject } from "../../contracts";
+import { shown, storableKey, subjectKey, SUBJECTS, userIdOf, Warnings } from "../../core";
 import { AROUND_DEFAULT, AROUND_LIMIT, aroundOf } from "./around";
 import { Friends } from "./friends";
 import { StandingReads } from "./reads";
@@ -77,11 +65,11 @@ export class Standing implements StandingStage {
 		const { settings } = this.context;
 		const config = this.boardOf(board, "friends");
 		if (!config) return $tuple(undefined, undefined);
-		const [key] = subjectKey(player);
+		const [key, junk] = subjectKey(player);
 		const userId = userIdOf(key);
 		if (userId === undefined)
 			error(
-				`Leaderboards: friends() player must be a Player, a session with a Player or a UserId (got ${shown(player)})`,
+				`Leaderboards: friends() player must be a Player, this game's User, a session with a Player or a UserId (got ${typeIs(player, "User") ? junk : shown(player)})`,
 				3,
 			);
 		config.Store.needs("scores", "friends()", 3);

@@ -1,4 +1,4 @@
-import { Board, Entry, Standing as Place } from "../../types";
+import { Board, Entry, Standing as Place } from "../../contracts";
 import { StandingReads } from "./reads";
 
 /** around() rows on each side when count is not a number. */

@@ -1,5 +1,7 @@
-import { Board, Entry, isBetter } from "../../types";
+import { Board, Entry, PlayerLookup } from "../../contracts";
+import { isBetter } from "../../core";
 import { Answers } from "./Answers";
+import { friendsWhoPlayed } from "./played";
 import { FriendsBoard, StandingReads } from "./reads";
 
 /** Friend lists are cached this long, in seconds (by the Clock option). */
@@ -8,7 +10,7 @@ export const FRIENDS_SECONDS = 600;
 /** GetCurrentPage items of a FriendPages. */
 type FriendItem = { Id: number };
 
-// friends(): the player's friend list (cached FRIENDS_SECONDS), values from the top page or read with
+// friends(): the player's friends who played, else their whole friend list (cached FRIENDS_SECONDS), values from the top page or read with
 // scores() as far as the read budget grants, ranked among themselves.
 export class Friends {
 	private readonly lists: Answers<number[]>;
@@ -99,19 +101,26 @@ export class Friends {
 		return found !== undefined;
 	}
 
-	// The player's friends' UserIds; undefined when a page read failed.
+	// The player's friends' UserIds: those who played this game when Roblox answers that, else the
+	// whole friend list; undefined when a page read failed.
 	private friendsOf(userId: number): number[] | undefined {
 		const players = this.reads.context.settings.players;
-		return this.lists.fetch(tostring(userId), () =>
-			this.reads.within(() => {
-				const pages = players.GetFriendsAsync!(userId);
-				const ids = new Array<number>();
-				for (;;) {
-					for (const item of pages.GetCurrentPage() as unknown as FriendItem[]) ids.push(item.Id);
-					if (pages.IsFinished) return ids;
-					pages.AdvanceToNextPageAsync();
-				}
-			}),
+		return this.lists.fetch(
+			tostring(userId),
+			() => this.reads.within(() => friendsWhoPlayed(players, userId)) ?? this.friendList(players, userId),
 		);
+	}
+
+	// Every friend's UserId, from GetFriendsAsync pages; undefined when a page read failed.
+	private friendList(players: PlayerLookup, userId: number): number[] | undefined {
+		return this.reads.within(() => {
+			const pages = players.GetFriendsAsync!(userId);
+			const ids = new Array<number>();
+			for (;;) {
+				for (const item of pages.GetCurrentPage() as unknown as FriendItem[]) ids.push(item.Id);
+				if (pages.IsFinished) return ids;
+				pages.AdvanceToNextPageAsync();
+			}
+		});
 	}
 }

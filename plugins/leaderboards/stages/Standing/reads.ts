@@ -1,5 +1,6 @@
 import { within } from "../../../../kernel";
-import { Board, Entry, Standing as Place, StageContext, refuseKey } from "../../types";
+import { Board, Entry, StageContext, Standing as Place } from "../../contracts";
+import { refuseKey } from "../../core";
 import { Answers } from "./Answers";
 
 /** Stored values a board keeps (per generation) for rank() and friends(): a few players' full friend lists. */

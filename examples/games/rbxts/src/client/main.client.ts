@@ -1,0 +1,3 @@
+import { makeHello } from "shared/module";
+
+print(makeHello("main.client.ts"));

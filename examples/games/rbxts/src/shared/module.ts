@@ -1,0 +1,3 @@
+export function makeHello(name: string) {
+	return `Hello from ${name}!`;
+}

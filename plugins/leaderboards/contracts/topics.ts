@@ -1,0 +1,65 @@
+import { ErasureReport } from "./durable";
+import { Entry, ShutdownResult, WindowSummary } from "./entries";
+
+/** Bus topics. Updated is the public one; the others tell the stages' story to games, specs and the demo. */
+export const Topics = {
+	/** (name, entries, period): a top() read refreshed the cache from the backend; period is the period id, nil on an all-time board. Failed reads publish nothing. */
+	Updated: "Leaderboard.Updated",
+	/** (): the queue went from empty to pending; the Flusher arms a window. */
+	Pending: "Leaderboard.Pending",
+	/** (summary: WindowSummary): a flush window finished. */
+	Flushed: "Leaderboard.Flushed",
+	/** (board, key): a remove() landed in the store. */
+	Removed: "Leaderboard.Removed",
+	/** (board): a submit entered the board's visible top; the Flusher arms a prompt window. */
+	Prompt: "Leaderboard.Prompt",
+	/** (board, key, value, period): a value that entered the visible top landed; value is what the store holds. */
+	Record: "Leaderboard.Record",
+	/** (board, key, value): a value was dropped after MaxWriteAttempts failed windows (value nil for a removal). */
+	Dropped: "Leaderboard.Dropped",
+	/** (): destroy() began draining. */
+	Draining: "Leaderboard.Draining",
+	/** (result: ShutdownResult): the drain ended. */
+	Drained: "Leaderboard.Drained",
+	/** (board, key, value, reason): a board refused a submit (key nil when the subject had none). */
+	Refused: "Leaderboard.Refused",
+	/** (key, report: ErasureReport): an erasure finished on this server: the key is in no store any board wrote. */
+	Erased: "Leaderboard.Erased",
+	/** (board, period, idempotencyKey): an onPeriodEnd handler returned on this server; the period is marked done. */
+	PeriodEnded: "Leaderboard.PeriodEnded",
+	/** (board, period, problem, attempts): an onPeriodEnd handler errored on this server; it is retried with backoff. */
+	PeriodEndFailed: "Leaderboard.PeriodEndFailed",
+} as const;
+
+// The public topics' payloads, merged into the kernel's BusTopics: kernel.Bus.subscribe(Topics.Updated,
+// (topic, name, entries, period) => ...) is typed, and every publish of them is checked.
+declare module "../../../kernel/Bus" {
+	interface BusTopics {
+		/** A top() read refreshed the cache: the board, its page, the period id read (nil on an all-time board). */
+		"Leaderboard.Updated": [board: string, entries: Entry[], period: string | undefined];
+		/** The queue went from empty to pending. */
+		"Leaderboard.Pending": [];
+		/** A flush window finished. */
+		"Leaderboard.Flushed": [summary: WindowSummary];
+		/** A remove() landed in the store. */
+		"Leaderboard.Removed": [board: string, key: string];
+		/** A submit entered the board's visible top. */
+		"Leaderboard.Prompt": [board: string];
+		/** A value that entered the visible top landed: what the store holds, and its period (nil on an all-time board). */
+		"Leaderboard.Record": [board: string, key: string, value: number, period: string | undefined];
+		/** A value was dropped after MaxWriteAttempts failed windows (value nil for a removal). */
+		"Leaderboard.Dropped": [board: string, key: string, value: number | undefined];
+		/** destroy() began draining. */
+		"Leaderboard.Draining": [];
+		/** The drain ended. */
+		"Leaderboard.Drained": [result: ShutdownResult];
+		/** A board refused a submit: why, in `reason` ("below MinValue", Validate's own text); key nil when the subject had none. */
+		"Leaderboard.Refused": [board: string, key: string | undefined, value: unknown, reason: string];
+		/** An erasure finished here: the key is in no store any board wrote. */
+		"Leaderboard.Erased": [key: string, report: ErasureReport];
+		/** An onPeriodEnd handler returned here; the period is marked done. */
+		"Leaderboard.PeriodEnded": [board: string, period: string, idempotencyKey: string];
+		/** An onPeriodEnd handler errored here; it is retried with backoff (by any server). */
+		"Leaderboard.PeriodEndFailed": [board: string, period: string, problem: string, attempts: number];
+	}
+}
