@@ -141,7 +141,18 @@ function blocks(rows: ReadonlyArray<BenchRow>, columns: number): string[] {
  */
 export function terminalTable(rows: ReadonlyArray<BenchRow>, columns = TABLE_COLUMNS): string {
 	const widest = widestWords(rows);
+	// Each column widened to its widest word, the width taken back from the columns with room to spare.
 	const sizes = COLUMNS.map((size, index) => math.max(size, widest[index]));
+	const room = TABLE_COLUMNS - GAP * (sizes.size() - 1);
+	for (let excess = sizes.reduce((sum, size) => sum + size, 0) - room; excess > 0; excess--) {
+		let roomiest = -1;
+		sizes.forEach((size, index) => {
+			const spare = size - widest[index];
+			if (spare > 0 && (roomiest < 0 || spare > sizes[roomiest] - widest[roomiest])) roomiest = index;
+		});
+		if (roomiest < 0) break;
+		sizes[roomiest] -= 1;
+	}
 	const tableWidth = sizes.reduce((sum, size) => sum + size, 0) + GAP * (sizes.size() - 1);
 	const lines = columns >= TABLE_COLUMNS && tableWidth <= columns ? grid(rows, sizes) : blocks(rows, columns);
 	const held = rows.filter((row) => row.met !== undefined);

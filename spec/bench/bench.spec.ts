@@ -120,7 +120,7 @@ describe("the bench table", () => {
 			expect(lines[lines.size() - 1]).toBe("1 of 2 goals met; missed: submit() cost");
 			// The long baseline wraps at words under its label.
 			const wrapped = lines.filter((line) => line.sub(1, 16) === string.rep(" ", 16));
-			expect(wrapped.size()).toBeGreaterThan(2);
+			expect(wrapped.size()).toBeGreaterThan(1);
 		}
 	});
 });

@@ -273,7 +273,8 @@ function jestReport(pattern) {
 			if (file) {
 				const wall = ((wallNow() - started) / 1000).toFixed(2);
 				started = wallNow();
-				if (!counts) return `${file[1]} ${wall} s`;
+				// jest's summary names a failed file again ("Summary of all failing tests"): as it is.
+				if (!counts) return text;
 				const { passed, failed, skipped, ms } = counts;
 				counts = undefined;
 				const tally = `${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ""}`;
