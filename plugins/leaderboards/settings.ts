@@ -1,7 +1,7 @@
 import { DataStoreService, MemoryStoreService, MessagingService, Players, UserService } from "@rbxts/services";
 import { orderedDataStoreBackend } from "./backends/OrderedDataStore";
-import { backendOf } from "./options/backend";
 import {
+	backendOf,
 	callable,
 	checkKeys,
 	fail,
@@ -11,7 +11,7 @@ import {
 	positiveInteger,
 	refuse,
 	wholeNumber,
-} from "./options/checks";
+} from "./checks";
 import {
 	Backend,
 	BoardConfig,

@@ -93,7 +93,12 @@ export function parseCommand(command, args) {
 			return before.problem ? before : { problem: `unexpected argument ${args[i]}` };
 		}
 	}
-	return parse(flags, args);
+	const parsed = parse(flags, args);
+	for (const flag of parsed.values ? flags : [])
+		for (const other of flag.excludes ?? [])
+			if (parsed.values[flag.name] !== undefined && parsed.values[other] !== undefined)
+				return { problem: `--${flag.name} and --${other} cannot go together: give one` };
+	return parsed;
 }
 
 function readValue(flag, text) {

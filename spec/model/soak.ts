@@ -58,11 +58,13 @@ function soak(gate: HeadlessGate, seeds: number, from: number, json: boolean): n
 		let erasures = 0;
 		let kills = 0;
 		let handlerRuns = 0;
+		let midErasure = 0;
 		for (const report of reports) {
 			accepted += report.accepted;
 			erasures += report.erasures;
 			kills += report.kills;
 			handlerRuns += report.handlerRuns;
+			midErasure += report.closedMidErasure;
 			for (const drain of report.drains) {
 				if (!drain.complete) incomplete += 1;
 				if (drain.faulted) faulted += 1;
@@ -72,7 +74,8 @@ function soak(gate: HeadlessGate, seeds: number, from: number, json: boolean): n
 			`soak: ${counted(reports.size(), "run")} (seeds ${from}..${from + seeds - 1}), ${count(failed)} failed; ` +
 				`${counted(accepted, "accepted submit")}, ${counted(incomplete, "incomplete drain")} (each within Remaining), ` +
 				`${count(faulted)} under a write fault; ` +
-				`${counted(erasures, "erasure")}, ${counted(kills, "server")} killed, ${counted(handlerRuns, "period handler run")}; ` +
+				`${counted(erasures, "erasure")}, ${counted(kills, "server")} killed, ${counted(handlerRuns, "period handler run")}, ` +
+				`${count(midErasure)} closed mid-erasure; ` +
 				`${string.format("%.1f", seconds)} s wall`,
 		);
 	}
