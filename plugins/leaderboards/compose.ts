@@ -10,6 +10,7 @@ import { Pages } from "./stages/Pages/Pages";
 import { Queue } from "./stages/Queue/Queue";
 import { Reader } from "./stages/Reader/Reader";
 import { Refresher } from "./stages/Refresher/Refresher";
+import { Replicator } from "./stages/Replicator/Replicator";
 import { Rewards } from "./stages/Rewards/Rewards";
 import { Standing } from "./stages/Standing/Standing";
 
@@ -83,6 +84,7 @@ const STAGES = [
 	row("Herald", (context) => new Herald(context), {}),
 	row("Eraser", (context) => new Eraser(context), { erase: true, erasure: true }),
 	row("Rewards", (context) => new Rewards(context), { onPeriodEnd: true }),
+	row("Replicator", (context) => new Replicator(context), { ignored: true }),
 ] as const;
 
 // Every stage has its row: a stage of Stages named nowhere above leaves Unlisted non-empty, and then
