@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from "@rbxts/jest-globals";
 import { ReplicatedStorage } from "@rbxts/services";
 import { Kernel } from "../../kernel";
 import { Leaderboards, Topics } from "../../plugins/leaderboards";
-import { READY } from "../../plugins/leaderboards/stages/Replicator/Replicator";
-import { RowChange, SentRow, SentStanding } from "../../plugins/leaderboards/stages/Replicator/rows";
+import { READY, RowChange, SentRow, SentStanding } from "../../plugins/leaderboards/contracts";
+import { BoardsClient } from "../../plugins/leaderboards/client";
 import { GateClient, headlessGate } from "../gate/control";
 import { MemoryBackend, boardsWith } from "./doubles";
 
@@ -187,6 +187,48 @@ describeGate("Replicator: boards players see", () => {
 		expect(rowsMessages).toBe(2);
 		expect(seen[0].changedAt - first >= 1).toBe(true);
 		expect(keys(seen[0])).toEqual(["1.4=70", "2.1=50", "3.2=40"]);
+	});
+
+	it("LeaderboardsClient on a client: rows, standing and observe, from the page and its changes", () => {
+		setup();
+		const client = gate!.connectClient({ UserId: 7, Name: "g" });
+		clients.push(client);
+		// This repository compiles as a game (imports name ServerScriptService.Leaderboards), so the client
+		// gets the library at that place, required in the client's environment (a package imports relatively).
+		const library = new Instance("Folder");
+		library.Name = "Leaderboards";
+		const plugins = (ReplicatedStorage.Parent as DataModel)
+			.GetService("ServerScriptService")
+			.FindFirstChild("Leaderboards")!
+			.FindFirstChild("plugins")!
+			.Clone();
+		plugins.Parent = library;
+		library.Parent = client.game.GetService("ServerScriptService");
+		const module = plugins.FindFirstChild("leaderboards")!.FindFirstChild("client") as ModuleScript;
+		const { LeaderboardsClient } = client.require(module) as { LeaderboardsClient: BoardsClient<"Kills"> };
+		const observed = new Array<string[]>();
+		const connection = LeaderboardsClient.observe("Kills", (rows) =>
+			observed.push(rows.map((row) => `${row.Rank}.${row.Key}=${row.Value}`)),
+		);
+		task.wait(0.5);
+		expect(observed).toEqual([[], ["1.1=50", "2.2=40", "3.3=30"]]);
+		expect(LeaderboardsClient.rows("Kills")[0]).toEqual({
+			Rank: 1,
+			Key: "1",
+			Value: 50,
+			DisplayName: "P 1",
+			Username: "p1",
+		});
+		expect(LeaderboardsClient.standing("Kills")).toEqual({});
+		boards!.submit("Kills", "4", 60);
+		boards!.flushNow();
+		refresh();
+		task.wait(1);
+		expect(observed[2]).toEqual(["1.4=60", "2.1=50", "3.2=40"]);
+		connection.Disconnect();
+		expect(() => LeaderboardsClient.rows(5 as never)).toThrow(
+			"LeaderboardsClient.rows: board must be a board's name (got 5)",
+		);
 	});
 
 	it("BoardConfig.Replicate is checked, naming the field", () => {

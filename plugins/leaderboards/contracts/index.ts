@@ -11,6 +11,7 @@ export * from "./merge";
 export * from "./options";
 export * from "./periods";
 export * from "./removals";
+export * from "./replication";
 export * from "./settings";
 export * from "./stages";
 export * from "./store";

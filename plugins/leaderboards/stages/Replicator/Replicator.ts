@@ -1,14 +1,25 @@
 import { Players, ReplicatedStorage } from "@rbxts/services";
-import { Entry, ReplicatorStage, StageContext, Topics } from "../../contracts";
+import {
+	Entry,
+	PAGE,
+	READY,
+	REPLICATION_EVENT,
+	REPLICATION_FOLDER,
+	ROWS,
+	ReplicatorStage,
+	STANDING,
+	SentRow,
+	SentStanding,
+	StageContext,
+	Topics,
+} from "../../contracts";
 import { periodAt, storableKey } from "../../core";
-import { SentRow, SentStanding, changesOf, rowsOf, standingOn } from "./rows";
+import { changesOf, rowsOf, standingOn } from "./rows";
 
 /** One board's rows go to clients at most once in this long; the Updated between wait for the next send. */
 export const SEND_SECONDS = 1;
 /** A client's ready signal is answered at most once in this long; more are ignored and counted (a flood). */
 export const READY_SECONDS = 1;
-/** The one signal a client may send. */
-export const READY = "Ready";
 
 interface Shown {
 	entries: ReadonlyArray<Entry>;
@@ -48,9 +59,9 @@ export class Replicator implements ReplicatorStage {
 		const boards = this.replicated();
 		if (boards.isEmpty()) return;
 		const folder = new Instance("Folder");
-		folder.Name = "Leaderboards";
+		folder.Name = REPLICATION_FOLDER;
 		const remote = new Instance("RemoteEvent");
-		remote.Name = "Pages";
+		remote.Name = REPLICATION_EVENT;
 		remote.Parent = folder;
 		folder.SetAttribute("Ignored", 0);
 		folder.Parent = ReplicatedStorage;
@@ -96,7 +107,7 @@ export class Replicator implements ReplicatorStage {
 		}
 		this.ready.set(player, now);
 		for (const [board, shown] of this.shown) {
-			this.remote?.FireClient(player, "Page", board, shown.rows);
+			this.remote?.FireClient(player, PAGE, board, shown.rows);
 			this.sendStanding(player, board, shown.entries);
 		}
 	}
@@ -128,7 +139,7 @@ export class Replicator implements ReplicatorStage {
 		const resized = rows.size() !== shown.rows.size();
 		shown.rows = rows;
 		for (const [player] of this.ready) {
-			if (changes.size() > 0 || resized) this.remote?.FireClient(player, "Rows", board, rows.size(), changes);
+			if (changes.size() > 0 || resized) this.remote?.FireClient(player, ROWS, board, rows.size(), changes);
 			this.sendStanding(player, board, shown.entries);
 		}
 	}
@@ -142,6 +153,6 @@ export class Replicator implements ReplicatorStage {
 		this.standings.set(player, sent);
 		if (sent.get(board) === text) return;
 		sent.set(board, text);
-		this.remote?.FireClient(player, "Standing", board, standing);
+		this.remote?.FireClient(player, STANDING, board, standing);
 	}
 }

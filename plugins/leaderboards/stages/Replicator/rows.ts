@@ -1,22 +1,4 @@
-import { Entry } from "../../contracts";
-
-/** A row as clients get it: the entry's rank, key, value and names, nothing else. */
-export interface SentRow {
-	Rank: number;
-	Key: string;
-	Value: number;
-	DisplayName?: string;
-	Username?: string;
-}
-
-/** A changed row and its place on the page (1-based): a delta is a list of them. */
-export type RowChange = [place: number, row: SentRow];
-
-/** A player's own standing as that player gets it: Value and Rank where the board's page holds them. */
-export interface SentStanding {
-	Value?: number;
-	Rank?: number;
-}
+import { Entry, RowChange, SentRow, SentStanding } from "../../contracts";
 
 /** The first `count` rows of a page, as sent. */
 export function rowsOf(entries: ReadonlyArray<Entry>, count: number): SentRow[] {
