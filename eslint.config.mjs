@@ -13,6 +13,7 @@ export default [
 			"spec/packaging/fixtures/**",
 			"examples/game/**",
 			"examples/games/**",
+			"examples/stages/**",
 			"spec/gate/tool/games/fixtures/**",
 			"docs/.vitepress/cache/**",
 			"docs/.vitepress/dist/**",

@@ -28,12 +28,14 @@ const PROGRAMS = {
 	soak: { argv: main("spec.model.soak"), integer: "--seeds" },
 	// The moderation tool (cli/): its flags are read before any request, so no Open Cloud is needed.
 	leaderboards: { argv: ["cli/bin/leaderboards.mjs", "top", "Kills"], integer: "--count" },
+	// The gate as a game's tool (spec/gate/tool/gate.mjs, the bin of its package): its test command.
+	"leaderboards-gate": { argv: ["spec/gate/tool/gate.mjs", "test", "--no-build"], integer: "--heap" },
 	// npm test (.ci/test.mjs); --no-build, since these runs share out/ with the others.
 	test: { argv: [".ci/test.mjs", "--no-build"], integer: "--workers" },
 };
 const TINY_DEMO = ["--servers=1", "--players", "3", "--minutes=2"];
 // Programs whose --help is checked to fit 80 columns.
-const FITS_80 = new Set(["gate", "demo", "test"]);
+const FITS_80 = new Set(["gate", "demo", "test", "leaderboards-gate"]);
 
 // Counts that break the one number format: a noun in the plural after 1, a
 // count of four digits or more without separators (dates, seeds and ids aside).
@@ -133,22 +135,23 @@ CASES.push(
 );
 
 // npm test's own conventions: a line at once, one as each phase starts and ends, per-file times in
-// wall seconds (jest's virtual ones labelled), the pattern in jest's summary, no packaging step in a
-// pattern run, and the last line `N passed, N failed`: exit 1 on a failure or when no test ran.
+// wall seconds (jest's virtual ones labelled), the pattern in jest's summary, no packaging step nor
+// fixture games in a pattern run, and the last line `N passed, N failed`: exit 1 on a failure or when no test ran.
 const TEST = PROGRAMS.test.argv;
 CASES.push(
 	{
-		what: "npm test -- <pattern>: talks, times files in wall seconds, names the pattern, skips packaging",
+		what: "npm test -- <pattern>: talks, times files in wall seconds, names the pattern, skips packaging and the games",
 		argv: [...TEST, "spec/kernel/(Logger|Bus)"],
 		check: (r) =>
 			r.code === 0 &&
 			r.firstAt < 3 &&
 			r.stdout.startsWith("npm test -- spec/kernel/(Logger|Bus): docs check, specs, deferred specs\n") &&
-			/^npm test \[1\/6\] docs check: ok, [\d.]+ s$/m.test(r.stdout) &&
-			/^npm test \[2\/6\] tool tests: skipped, a pattern run/m.test(r.stdout) &&
-			/^npm test \[3\/6\] packages: skipped, a pattern run/m.test(r.stdout) &&
-			/^npm test \[5\/6\] specs: 2 files$/m.test(r.stdout) &&
-			/^npm test \[6\/6\] deferred specs: \d+ passed, 0 failed, [\d.]+ s$/m.test(r.stdout) &&
+			/^npm test \[1\/7\] docs check: ok, [\d.]+ s$/m.test(r.stdout) &&
+			/^npm test \[2\/7\] tool tests: skipped, a pattern run/m.test(r.stdout) &&
+			/^npm test \[3\/7\] packages: skipped, a pattern run/m.test(r.stdout) &&
+			/^npm test \[4\/7\] games: skipped, a pattern run/m.test(r.stdout) &&
+			/^npm test \[6\/7\] specs: 2 files$/m.test(r.stdout) &&
+			/^npm test \[7\/7\] deferred specs: \d+ passed, 0 failed, [\d.]+ s$/m.test(r.stdout) &&
 			/^ PASS  spec\/kernel\/Bus\.spec \d+\.\d\d s \(virtual [\d.]+ m?s\)$/m.test(r.stdout) &&
 			/^ PASS  spec\/kernel\/Logger\.spec \d+\.\d\d s$/m.test(r.stdout) &&
 			r.stdout.includes("Ran all test suites matching /spec/kernel/(Logger|Bus)/.\n") &&
@@ -171,6 +174,44 @@ CASES.push(
 			r.code === 0 &&
 			r.stdout.includes("Ran all test suites matching /spec/kernel/Logger/.\n") &&
 			lastLine(r.stdout) === "3 passed, 0 failed",
+	},
+);
+
+// The moderation tool's own conventions (cli/): every command's --help within 80 columns; no command
+// is a usage error (the usage on stderr, exit 2); a misspelt command or flag is answered "did you mean".
+const TOOL = "cli/bin/leaderboards.mjs";
+const fits80 = (text) => text.split("\n").every((line) => line.length <= 80);
+for (const command of ["", "top", "rank", "show", "remove", "erase", "export", "boards"])
+	CASES.push({
+		what: `leaderboards ${command} --help fits 80 columns`.replace("  ", " "),
+		argv: [TOOL, ...(command ? [command] : []), "--help"],
+		check: (r) => r.code === 0 && r.stdout.startsWith("usage: leaderboards ") && fits80(r.stdout),
+	});
+CASES.push(
+	{
+		what: "leaderboards with no command: the usage on stderr, exit 2",
+		argv: [TOOL],
+		check: (r) =>
+			r.code === 2 &&
+			r.stdout === "" &&
+			r.stderr.startsWith("usage: leaderboards <command>") &&
+			r.stderr.includes("leaderboards: no command: give one of top,"),
+	},
+	{
+		what: "leaderboards tpo: did you mean top?",
+		argv: [TOOL, "tpo"],
+		check: (r) => r.code === 2 && r.stdout === "" && r.stderr.includes("unknown command tpo: did you mean top?"),
+	},
+	{
+		what: "bench --json --markdown: one output at a time, exit 2",
+		argv: [...PROGRAMS.bench.argv, "--json", "--markdown"],
+		check: (r) => r.code === 2 && r.stdout === "" && r.stderr.includes("--json and --markdown cannot go together"),
+	},
+	{
+		what: "leaderboards top Kills --cont 3: did you mean --count?",
+		argv: [TOOL, "top", "Kills", "--cont", "3"],
+		check: (r) =>
+			r.code === 2 && r.stdout === "" && r.stderr.includes("unknown option --cont: did you mean --count?"),
 	},
 );
 

@@ -9,7 +9,8 @@
 //   node .ci/package.mjs consumers  dist/consumers: a plain Luau place with ServerPackages laid
 //                                   out as `wally install` does, and a tiny roblox-ts game
 //                                   compiled against the npm package with rbxtsc 3 and with
-//                                   rbxtsc 2.3; the README's minimal game (examples/game) in both; dist/checks: wally.toml parsed by a real TOML
+//                                   rbxtsc 2.3, each with the example stages (examples/stages);
+//                                   the README's minimal game (examples/game) in both; dist/checks: wally.toml parsed by a real TOML
 //                                   parser, the Roblox class names from @rbxts/types, the peer
 //                                   ranges against each compiler's types, and the declarations'
 //                                   surface, for the manifest, project and types specs
@@ -104,6 +105,9 @@ function buildNpm() {
 	for (const file of ["README.md", "LICENSE"]) cpSync(join(root, file), join(out, file));
 	// The moderation tool (package.json "bin": npx @rbxts/leaderboards): plain Node modules, no build.
 	for (const dir of ["bin", "src"]) cpSync(join(root, "cli", dir), join(out, "cli", dir), { recursive: true });
+	// and the contract it reads, the data file the library's constants are generated from.
+	const contract = join("plugins", "leaderboards", "contracts", "outside", "contract.json");
+	cpSync(join(root, contract), join(out, contract));
 	say(
 		`built the npm package ${pkg.name}@${pkg.version} in ${relative(root, out)} (Luau and .d.ts under out/); publish from there: npm publish ${relative(root, out)}`,
 	);
@@ -196,6 +200,8 @@ function buildLuauConsumer(manifest) {
 	cpSync(join(root, "spec", "packaging", "fixtures", "luau"), out, { recursive: true });
 	renameSync(join(out, "place.project.json"), join(out, "default.project.json"));
 	cpSync(join(root, "examples", "luau", "BoardService.luau"), join(out, "Services", "BoardService.luau"));
+	// The example stages a Luau game copies (docs/extending.md), run by spec/packaging/stages.spec.ts.
+	cpSync(join(root, "examples", "stages", "luau"), join(out, "Stages"), { recursive: true });
 }
 
 // The README's minimal game (examples/game), unchanged: in Luau with the Wally
@@ -212,7 +218,11 @@ function buildMinimalGames(manifest) {
 // compiler and that compiler's own types and runtime (rbxts_include).
 function buildRbxtsConsumer(compiler) {
 	const out = join(dist, "consumers", compiler);
-	buildRbxtsGame(compiler, join(root, "spec", "packaging", "fixtures", "rbxts"), out);
+	// With the example stages a roblox-ts game copies (docs/extending.md): rbxtsc type-checks them
+	// against the package, and spec/packaging/stages.spec.ts runs them.
+	buildRbxtsGame(compiler, join(root, "spec", "packaging", "fixtures", "rbxts"), out, {
+		stages: join(root, "examples", "stages", "ts"),
+	});
 	const { types, typescript } = compilers[compiler];
 	// What npm checks before it installs the package into such a game: the peer ranges.
 	const compilerTypes = versionOf(types);
@@ -224,13 +234,15 @@ function buildRbxtsConsumer(compiler) {
 	};
 }
 
-// A roblox-ts game's files compiled in `out` with the package installed under node_modules/@rbxts.
-function buildRbxtsGame(compiler, fixture, out) {
+// A roblox-ts game's files compiled in `out` with the package installed under node_modules/@rbxts;
+// `sources` are more folders of the game's, by their folder under src/.
+function buildRbxtsGame(compiler, fixture, out, sources = {}) {
 	const { cli, types } = compilers[compiler];
 	if (!existsSync(cli) || !existsSync(join(root, "node_modules", types)))
 		throw new Error(`package: ${compiler}'s compiler is not installed; run npm ci (package-lock.json names it)`);
 	fresh(out);
 	cpSync(fixture, out, { recursive: true });
+	for (const [folder, from] of Object.entries(sources)) cpSync(from, join(out, "src", folder), { recursive: true });
 	if (existsSync(join(out, "place.project.json")))
 		renameSync(join(out, "place.project.json"), join(out, "default.project.json"));
 	const modules = join(out, "node_modules", "@rbxts");

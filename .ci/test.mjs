@@ -187,7 +187,7 @@ const started = performance.now();
 const active = phases.filter((phase) => !phase.skip);
 say(
 	`npm test${pattern === undefined ? "" : ` -- ${pattern}`}: ${active.map((phase) => phase.name).join(", ")}` +
-		(pattern === undefined ? " (about 1.5 to 3 minutes)" : ""),
+		(pattern === undefined ? " (about 2 to 4 minutes)" : ""),
 );
 const total = { passed: 0, failed: 0, skipped: 0 };
 const results = [];

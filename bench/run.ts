@@ -158,7 +158,7 @@ export const BENCH: Command = {
 			help: "a set of rows",
 		},
 		{ name: "markdown", help: "print the table as Markdown (docs/benchmarks.md's)" },
-		{ name: "json", help: "print only JSON: { sizes, rows }" },
+		{ name: "json", help: "print only JSON: { sizes, rows }", excludes: ["markdown"] },
 	],
 };
 

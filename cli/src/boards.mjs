@@ -8,20 +8,37 @@
 //                     the item's numeric sort key
 
 import { CloudError } from "./cloud.mjs";
+import { CONTRACT } from "./contract.mjs";
 import { encodingOf } from "./encodings.mjs";
 import { listOf } from "./manifest.mjs";
 import { RESETS, periodFor, periodAt } from "./periods.mjs";
 
-const PAGE = 100;
-const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+/** The most a list page holds, ordered entries and sorted map items alike. */
+const PAGE = /** @type {number} */ (CONTRACT.PageSize);
+/** @type {readonly string[]} */
+const Weekdays = CONTRACT.Periods.Weekdays;
+const SEPARATOR = CONTRACT.Names.PeriodSeparator;
 
-// The manifest's WeekStart (0..6, 0 = Sunday; a day's name is read too); absent, the library's default: Monday.
+/** @typedef {import("./contract.mjs").LayoutBoard} LayoutBoard */
+/** @typedef {import("./cloud.mjs").Cloud} Cloud */
+/** @typedef {{ user: string, value: number, stored: number }} Row a row: its key, its value decoded and as stored */
+/** @typedef {{ id: string | undefined, store: string }} Place a period (no id on an all-time board) and its store */
+
+/**
+ * The manifest's WeekStart (0..6, 0 = Sunday; a day's name is read too); absent, the library's default: Monday.
+ * @param {unknown} value
+ * @returns {number}
+ */
 function weekStart(value) {
-	if (typeof value === "string" && WEEKDAYS.includes(value)) return WEEKDAYS.indexOf(value);
-	return typeof value === "number" ? value : 1;
-} // the most a list page holds, ordered entries and sorted map items alike
+	if (typeof value === "string" && Weekdays.includes(value)) return Weekdays.indexOf(value);
+	return typeof value === "number" ? value : CONTRACT.Periods.WeekStart;
+}
 
-/** Which shard of N a key lives on, as the library's MemoryStore backend works it out (0-based). */
+/**
+ * Which shard of N a key lives on, as the library's MemoryStore backend works it out (0-based).
+ * @param {string} key
+ * @param {number} shards
+ */
 export function shardOf(key, shards) {
 	let hash = 5381;
 	for (const byte of Buffer.from(key, "utf8")) hash = (hash * 33 + byte) % 4_294_967_296;
@@ -32,6 +49,11 @@ export function shardOf(key, shards) {
 export class BoardError extends Error {}
 
 export class Board {
+	/**
+	 * @param {string} name
+	 * @param {LayoutBoard} config
+	 * @param {Cloud} cloud
+	 */
 	constructor(name, config, cloud) {
 		this.name = name;
 		this.config = config;
@@ -47,6 +69,7 @@ export class Board {
 			throw new BoardError(
 				`the manifest gives ${name} Reset = ${this.reset}; the tool knows ${RESETS.join(", ")}`,
 			);
+		/** @type {import("./periods.mjs").Rule | undefined} */
 		this.rule = this.reset && {
 			Reset: this.reset,
 			ResetOffset: config.ResetOffset ?? 0,
@@ -69,6 +92,9 @@ export class Board {
 	/**
 	 * The period a command means: { id, store } (id undefined on an all-time board).
 	 * `which` is "current", "previous" or a period id; raises a BoardError for one the board has not.
+	 * @param {string | undefined} which
+	 * @param {number} now
+	 * @returns {Place}
 	 */
 	period(which, now) {
 		if (!this.rule) {
@@ -83,33 +109,57 @@ export class Board {
 		return { id: period.id, store: this.storeName(period.id) };
 	}
 
-	/** Every period the manifest lists for this board (all-time: the one store). */
+	/**
+	 * Every period the manifest lists for this board (all-time: the one store).
+	 * @param {import("./manifest.mjs").Manifest} manifest
+	 * @returns {Promise<Place[]>}
+	 */
 	async allPeriods(manifest) {
 		if (!this.rule) return [{ id: undefined, store: this.storeName() }];
 		return (await manifest.periods(this.storage)).map((id) => ({ id, store: this.storeName(id) }));
 	}
 
-	/** The store name of a period: Prefix .. Storage [.. "@" .. id]. */
+	/**
+	 * The store name of a period: Prefix .. Storage [.. "@" .. id].
+	 * @param {string} [periodId]
+	 */
 	storeName(periodId) {
-		return this.prefix + this.storage + (periodId === undefined ? "" : `@${periodId}`);
+		return this.prefix + this.storage + (periodId === undefined ? "" : SEPARATOR + periodId);
 	}
 
-	/** The maps of a MemoryStore period (one, or one a shard); the store itself on OrderedDataStores. */
+	/**
+	 * The maps of a MemoryStore period (one, or one a shard); the store itself on OrderedDataStores.
+	 * @param {string} store
+	 */
 	maps(store) {
 		if (this.backend !== "MemoryStore" || this.shards === 1) return [store];
 		return Array.from({ length: this.shards }, (_, i) => `${store}.${i + 1}/${this.shards}`);
 	}
 
-	/** Where a key of a period lives: its full store name (the shard's map on MemoryStore). */
+	/**
+	 * Where a key of a period lives: its full store name (the shard's map on MemoryStore).
+	 * @param {string} store
+	 * @param {string} key
+	 */
 	placeOf(store, key) {
 		return this.maps(store)[this.backend === "MemoryStore" ? shardOf(key, this.shards) : 0];
 	}
 
+	/**
+	 * @param {string} key
+	 * @param {number} stored
+	 * @returns {Row}
+	 */
 	row(key, stored) {
 		return { user: key, value: this.encoding.decode(stored), stored };
 	}
 
-	/** A key's stored number in a period's store, or undefined. */
+	/**
+	 * A key's stored number in a period's store, or undefined.
+	 * @param {string} store
+	 * @param {string} key
+	 * @returns {Promise<number | undefined>}
+	 */
 	async get(store, key) {
 		const place = this.placeOf(store, key);
 		if (this.backend === "MemoryStore") {
@@ -130,7 +180,11 @@ export class Board {
 		return status === 404 ? undefined : Number(body.value);
 	}
 
-	/** Removes a key from a period's store; whether it was there (a missing entry is no failure). */
+	/**
+	 * Removes a key from a period's store; whether it was there (a missing entry is no failure).
+	 * @param {string} store
+	 * @param {string} key
+	 */
 	async remove(store, key) {
 		const place = this.placeOf(store, key);
 		if (this.backend === "MemoryStore") {
@@ -155,6 +209,9 @@ export class Board {
 	 * The rows of a period's store, best first, as pages arrive: { user, value, stored }.
 	 * `filter` (optional) is a stored-number bound: { better: stored } gives the rows
 	 * strictly better than it. `pageSize` caps each request.
+	 * @param {string} store
+	 * @param {{ pageSize?: number, better?: number }} [bounds]
+	 * @returns {AsyncGenerator<Row>}
 	 */
 	async *rows(store, { pageSize = PAGE, better } = {}) {
 		if (this.backend === "MemoryStore") {
@@ -169,6 +226,7 @@ export class Board {
 			);
 			return;
 		}
+		/** @type {string | undefined} */
 		let pageToken;
 		const filter =
 			better === undefined ? undefined : this.ascending ? `entry <= ${better - 1}` : `entry >= ${better + 1}`;
@@ -186,13 +244,20 @@ export class Board {
 					},
 				},
 			);
-			for (const entry of listOf(body.orderedDataStoreEntries))
+			for (const entry of /** @type {{ id: string, value: number }[]} */ (listOf(body.orderedDataStoreEntries)))
 				yield this.row(String(entry.id), Number(entry.value));
 			pageToken = body.nextPageToken || undefined;
 		} while (pageToken);
 	}
 
+	/**
+	 * @param {string} map
+	 * @param {number} pageSize
+	 * @param {number | undefined} better
+	 * @returns {AsyncGenerator<Row>}
+	 */
 	async *mapRows(map, pageSize, better) {
+		/** @type {string | undefined} */
 		let pageToken;
 		const filter = better === undefined ? undefined : `sortKey ${this.ascending ? "<" : ">"} ${better}`;
 		do {
@@ -206,13 +271,19 @@ export class Board {
 					cost: (page) => Math.max(1, listOf(page.items).length),
 				},
 			);
-			for (const item of listOf(body.items)) yield this.row(String(item.id), itemNumber(item));
+			for (const item of /** @type {SortedMapItem[]} */ (listOf(body.items)))
+				yield this.row(String(item.id), itemNumber(item));
 			pageToken = body.nextPageToken || undefined;
 		} while (pageToken);
 	}
 
-	/** The best `count` rows of a period's store, ranked 1..count. */
+	/**
+	 * The best `count` rows of a period's store, ranked 1..count.
+	 * @param {string} store
+	 * @param {number} count
+	 */
 	async top(store, count) {
+		/** @type {(Row & { rank: number })[]} */
 		const rows = [];
 		for await (const row of this.rows(store, { pageSize: Math.min(PAGE, count) })) {
 			rows.push({ rank: rows.length + 1, ...row });
@@ -224,6 +295,10 @@ export class Board {
 	/**
 	 * A key's rank in a period's store: 1 + the rows strictly better, counted up to `limit`
 	 * (then { rank: undefined, beyond: limit }); undefined when the key is not on it.
+	 * @param {string} store
+	 * @param {string} key
+	 * @param {number} limit
+	 * @returns {Promise<(Row & { rank: number | undefined, beyond?: number }) | undefined>}
 	 */
 	async rank(store, key, limit) {
 		const stored = await this.get(store, key);
@@ -236,17 +311,26 @@ export class Board {
 		return { ...this.row(key, stored), rank: better + 1 };
 	}
 
-	/** How far through the store a row is, by its stored number between the best and the worst (0..1). */
+	/**
+	 * How far through the store a row is, by its stored number between the best and the worst (0..1).
+	 * @param {string} store
+	 * @returns {Promise<{ best: number, worst: number } | undefined>}
+	 */
 	async range(store) {
 		const first = await this.rows(store, { pageSize: 1 }).next();
 		if (first.done) return undefined;
 		const reversed = new Board(this.name, { ...this.config, Ascending: !this.ascending }, this.cloud);
 		const last = await reversed.rows(store, { pageSize: 1 }).next();
-		return { best: first.value.stored, worst: last.value.stored };
+		return { best: first.value.stored, worst: last.done ? first.value.stored : last.value.stored };
 	}
 }
 
-// A sorted map item's number: its numeric sort key (the score), else a numeric value.
+/** @typedef {{ id: string, value?: unknown, numericSortKey?: number, stringSortKey?: string }} SortedMapItem */
+
+/**
+ * A sorted map item's number: its numeric sort key (the score), else a numeric value.
+ * @param {SortedMapItem} item
+ */
 function itemNumber(item) {
 	if (typeof item.numericSortKey === "number") return item.numericSortKey;
 	if (typeof item.value === "number") return item.value;
@@ -255,34 +339,61 @@ function itemNumber(item) {
 	);
 }
 
-// The order a board ranks rows: by stored number, ties by user id, both in the board's direction
-// (the sorted map's own order, read Descending on a descending board).
+/**
+ * The order a board ranks rows: by stored number, ties by user id, both in the board's direction
+ * (the sorted map's own order, read Descending on a descending board).
+ * @param {Row} a
+ * @param {Row} b
+ * @param {boolean} ascending
+ */
 function compareRows(a, b, ascending) {
 	const sign = ascending ? 1 : -1;
 	if (a.stored !== b.stored) return sign * (a.stored - b.stored);
 	return sign * (a.user < b.user ? -1 : a.user > b.user ? 1 : 0);
 }
 
-// Merges sorted async streams into one.
+/**
+ * Merges sorted async streams into one.
+ * @template T
+ * @param {AsyncGenerator<T>[]} streams
+ * @param {(a: T, b: T) => number} compare
+ * @returns {AsyncGenerator<T>}
+ */
 async function* merge(streams, compare) {
 	const heads = await Promise.all(streams.map((stream) => stream.next()));
 	for (;;) {
 		let best = -1;
-		for (let i = 0; i < heads.length; i++)
-			if (!heads[i].done && (best < 0 || compare(heads[i].value, heads[best].value) < 0)) best = i;
+		for (let i = 0; i < heads.length; i++) {
+			const head = heads[i];
+			const leader = heads[best];
+			if (!head.done && (best < 0 || leader.done || compare(head.value, leader.value) < 0)) best = i;
+		}
 		if (best < 0) return;
-		yield heads[best].value;
+		const next = heads[best];
+		if (next.done) return;
+		yield next.value;
 		heads[best] = await streams[best].next();
 	}
 }
 
-/** The layout's boards, by name; a BoardError naming the boards when `name` is not one. */
+/**
+ * The layout's boards, by name.
+ * @param {import("./contract.mjs").LayoutRecord} layout
+ * @param {Cloud} cloud
+ */
 export function boardsOf(layout, cloud) {
+	/** @type {Map<string, Board>} */
 	const boards = new Map();
 	for (const [name, config] of Object.entries(layout.Boards ?? {})) boards.set(name, new Board(name, config, cloud));
 	return boards;
 }
 
+/**
+ * The board the user named; a BoardError naming the boards when `name` is not one.
+ * @param {import("./contract.mjs").LayoutRecord} layout
+ * @param {Cloud} cloud
+ * @param {string} name
+ */
 export function boardNamed(layout, cloud, name) {
 	const board = boardsOf(layout, cloud).get(name);
 	if (!board) {
@@ -298,8 +409,12 @@ export function boardNamed(layout, cloud, name) {
  * The board and period a full store name (an erasure record's Removed and Remaining)
  * names: { board, periodId, store } or undefined. The longest Prefix .. Storage that
  * matches wins; a MemoryStore name may end in a shard's ".i/N".
+ * @param {Map<string, Board>} boards
+ * @param {string} name
+ * @returns {{ board: Board, periodId: string | undefined, store: string } | undefined}
  */
 export function resolveStore(boards, name) {
+	/** @type {{ board: Board, periodId: string | undefined, store: string, base: string } | undefined} */
 	let found;
 	for (const board of boards.values()) {
 		const base = board.prefix + board.storage;
@@ -307,7 +422,7 @@ export function resolveStore(boards, name) {
 		let rest = name.slice(base.length);
 		if (board.backend === "MemoryStore") rest = rest.replace(/\.\d+\/\d+$/, "");
 		let periodId;
-		if (rest.startsWith("@") && board.rule) periodId = rest.slice(1);
+		if (rest.startsWith(SEPARATOR) && board.rule) periodId = rest.slice(SEPARATOR.length);
 		else if (rest !== "") continue;
 		if (!found || base.length > found.base.length)
 			found = { board, periodId, store: board.storeName(periodId), base };

@@ -14,8 +14,18 @@
 // Paths, scopes and budgets are the openapi's (reference/cloud/openapi.json) and
 // the data store limits page's (cloud-services/data-stores/error-codes-and-limits).
 
+import { CONTRACT } from "./contract.mjs";
+
+/** @typedef {keyof typeof CONTRACT.Budgets} Budget */
+/** @typedef {{ scopes: string[], budget: Budget }} Operation */
+/** @typedef {keyof typeof OPERATIONS} OperationName */
+/**
+ * An answer: its status and its JSON body (any shape: the caller reads the fields its operation has).
+ * @typedef {{ status: number, body: any }} Answer
+ */
+
 /** Each operation: its permission scopes (x-roblox-scopes) and the budget it spends. */
-export const OPERATIONS = Object.freeze({
+export const OPERATIONS = /** @satisfies {Record<string, Operation>} */ ({
 	ListOrderedDataStoreEntries: { scopes: ["universe.ordered-data-store.scope.entry:read"], budget: "OrderedList" },
 	GetOrderedDataStoreEntry: { scopes: ["universe.ordered-data-store.scope.entry:read"], budget: "OrderedRead" },
 	DeleteOrderedDataStoreEntry: { scopes: ["universe.ordered-data-store.scope.entry:write"], budget: "OrderedRemove" },
@@ -26,9 +36,14 @@ export const OPERATIONS = Object.freeze({
 	GetMemoryStoreSortedMapItem: { scopes: ["memory-store.sorted-map:read"], budget: "MemoryStore" },
 	DeleteMemoryStoreSortedMapItem: { scopes: ["memory-store.sorted-map:write"], budget: "MemoryStore" },
 });
+Object.freeze(OPERATIONS);
 
 /** A failure the user must act on: its message names the cause; exit code 1. */
 export class CloudError extends Error {
+	/**
+	 * @param {string} message
+	 * @param {number} [status]
+	 */
 	constructor(message, status) {
 		super(message);
 		this.status = status;
@@ -39,12 +54,15 @@ const RETRIES_429 = 6; // waits of 1, 2, 4, 8, 16, 32 s: about a minute, when th
 const RETRIES_5XX = 3;
 const MAX_WAIT = 60;
 
+/** @param {string} text */
 const segment = (text) => encodeURIComponent(text);
 
 export class Cloud {
 	/**
-	 * @param options { baseUrl, apiKey, universe, pacer, note(text) for retries on stderr,
-	 *   wait(ms) (tests), fetch (tests) }
+	 * @param {{ baseUrl: string, apiKey: string, universe: string | number,
+	 *   pacer: import("./pacing.mjs").Pacer, note?: (text: string) => void,
+	 *   wait?: (ms: number) => Promise<void>, fetch?: typeof fetch }} options
+	 *   note: retries, on stderr; wait and fetch: the tests'
 	 */
 	constructor({ baseUrl, apiKey, universe, pacer, note = () => {}, wait, fetch: fetcher = fetch }) {
 		this.baseUrl = baseUrl.replace(/\/+$/, "");
@@ -52,10 +70,12 @@ export class Cloud {
 		this.universe = String(universe);
 		this.pacer = pacer;
 		this.note = note;
+		/** @type {(ms: number) => Promise<void>} */
 		this.wait = wait ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
 		this.fetch = fetcher;
 		this.requests = 0;
-		this.serverTime = undefined; // { unix, at } from the last Date header
+		/** @type {{ unix: number, at: number } | undefined} from the last Date header */
+		this.serverTime = undefined;
 	}
 
 	/** Unix seconds by Open Cloud's clock (its Date header), or this machine's before any answer. */
@@ -64,25 +84,36 @@ export class Cloud {
 		return this.serverTime.unix + (performance.now() - this.serverTime.at) / 1000;
 	}
 
+	/** @param {string[]} parts */
 	universePath(...parts) {
 		return `/cloud/v2/universes/${segment(this.universe)}/${parts.join("/")}`;
 	}
 
-	orderedEntries(store, scope = "global") {
+	/**
+	 * @param {string} store
+	 * @param {string} [scope]
+	 */
+	orderedEntries(store, scope = CONTRACT.Names.Scope) {
 		return this.universePath("ordered-data-stores", segment(store), "scopes", segment(scope), "entries");
 	}
 
-	standardEntries(store, scope = "global") {
+	/**
+	 * @param {string} store
+	 * @param {string} [scope]
+	 */
+	standardEntries(store, scope = CONTRACT.Names.Scope) {
 		return this.universePath("data-stores", segment(store), "scopes", segment(scope), "entries");
 	}
 
+	/** @param {string} map */
 	sortedMapItems(map) {
 		return this.universePath("memory-store", "sorted-maps", segment(map), "items");
 	}
 
 	/** The key, never shown: any text that would carry it is cut (a key of a few letters cannot be told from words). */
+	/** @param {unknown} text */
 	redact(text) {
-		return this.apiKey?.length >= 8 ? String(text).split(this.apiKey).join("<api key>") : String(text);
+		return this.apiKey.length >= 8 ? String(text).split(this.apiKey).join("<api key>") : String(text);
 	}
 
 	/**
@@ -90,12 +121,19 @@ export class Cloud {
 	 * (404, 409, 400); any other failure throws a CloudError naming its cause. `cost(body)`
 	 * gives what an answer cost in the budget's units past the one paid before sending
 	 * (a sorted map range read: a unit a row returned).
+	 * @param {OperationName} operation
+	 * @param {"GET" | "POST" | "PATCH" | "DELETE"} method
+	 * @param {string} path
+	 * @param {{ query?: Record<string, string | number | undefined>, body?: unknown,
+	 *   cost?: (body: any) => number, accept?: number[] }} [options]
+	 * @returns {Promise<Answer>}
 	 */
 	async request(operation, method, path, { query, body, cost, accept = [] } = {}) {
 		const { budget, scopes } = OPERATIONS[operation];
 		const url = new URL(this.baseUrl + path);
 		for (const [name, value] of Object.entries(query ?? {}))
 			if (value !== undefined) url.searchParams.set(name, String(value));
+		/** @type {Record<string, string>} */
 		const headers = { "x-api-key": this.apiKey };
 		if (body !== undefined) headers["content-type"] = "application/json";
 		for (let attempt = 0; ; attempt++) {
@@ -108,7 +146,8 @@ export class Cloud {
 					headers,
 					body: body === undefined ? undefined : JSON.stringify(body),
 				});
-			} catch (error) {
+			} catch (failure) {
+				const error = /** @type {Error & { cause?: Error }} */ (failure);
 				throw new CloudError(
 					`cannot reach Open Cloud at ${this.baseUrl}: ${this.redact(error?.cause?.message ?? error?.message ?? error)}`,
 				);
@@ -171,7 +210,11 @@ export class Cloud {
 	}
 }
 
-// "404 NOT_FOUND: The entry does not exist." from either error format.
+/**
+ * "404 NOT_FOUND: The entry does not exist." from either error format.
+ * @param {number} status
+ * @param {any} body
+ */
 function describe(status, body) {
 	const gateway = Array.isArray(body?.errors) ? body.errors[0] : undefined;
 	const code = body?.code ?? body?.error;

@@ -5,20 +5,46 @@
 // an unknown option or a bad value is a usage error: exit 2, the message on stderr.
 
 import { parseArgs } from "node:util";
+import { CONTRACT } from "./contract.mjs";
 
 export const NAME = "leaderboards";
 
+/**
+ * A flag: boolean without `value`, else a string read as its `kind` says.
+ * @typedef {{ name: string, value?: string, kind?: "string" | "integer" | "number" | "choice",
+ *   min?: number, max?: number, choices?: string[], help: string }} Flag
+ */
+/**
+ * A command: its one-line summary, synopsis, text, positional arguments and own flags.
+ * @typedef {{ short: string, synopsis: string, about: string, args: string[], options: Flag[] }} Command
+ */
+/**
+ * Every flag's value, as read.
+ * @typedef {{ universe?: string, "api-key"?: string, prefix?: string, share?: number, players?: number,
+ *   json?: boolean, "base-url"?: string, period?: string, count?: number, limit?: number, yes?: boolean,
+ *   "dry-run"?: boolean, "all-periods"?: boolean, format?: "csv" | "json", output?: string,
+ *   periods?: boolean }} Values
+ */
+/**
+ * What `parse` read: a command to run, a request for help, or a usage problem (`usage`: print it too).
+ * @typedef {{ command: CommandName, values: Values, args: Record<string, string> }
+ *   | { help: true, command?: CommandName } | { problem: string, usage?: boolean }} Parsed
+ */
+/** @typedef {keyof typeof COMMANDS} CommandName */
+
+/** @type {Flag} */
 const PERIOD = {
 	name: "period",
 	value: "P",
 	help: 'current (default), previous or an id ("2026-12-06")',
 };
+/** @type {Flag[]} */
 const CONFIRM = [
 	{ name: "yes", help: "do it without asking" },
 	{ name: "dry-run", help: "only show what would be done" },
 ];
 
-/** Options every command takes. */
+/** Options every command takes. @type {Flag[]} */
 export const COMMON = [
 	{ name: "universe", value: "ID", help: "the experience's universe id (or LEADERBOARDS_UNIVERSE_ID)" },
 	{
@@ -26,7 +52,7 @@ export const COMMON = [
 		value: "KEY",
 		help: "the key; prefer LEADERBOARDS_API_KEY",
 	},
-	{ name: "prefix", value: "P", help: 'the game\'s StorePrefix (default "CKBoard_")' },
+	{ name: "prefix", value: "P", help: `the game's StorePrefix (default "${CONTRACT.Names.StorePrefix}")` },
 	{
 		name: "share",
 		value: "F",
@@ -53,6 +79,7 @@ const USER_ID = [
 	"(player.UserId, player.User.Id), not one from another game or an OAuth app.",
 ].join("\n");
 
+/** @satisfies {Record<string, Command>} */
 export const COMMANDS = {
 	top: {
 		short: "the best rows of a board",
@@ -127,6 +154,7 @@ export const COMMANDS = {
 	},
 };
 
+/** @param {Flag[]} flags */
 function flagLines(flags) {
 	return flags.map((flag) => {
 		const left = `  --${flag.name}${flag.value ? ` ${flag.value}` : ""}`;
@@ -140,7 +168,10 @@ const ENVIRONMENT = [
 	"Exit codes: 0 done, 1 failed, declined or not found, 2 usage error.",
 ];
 
-/** The usage of the tool, or of one command. */
+/**
+ * The usage of the tool, or of one command.
+ * @param {CommandName} [command]
+ */
 export function usage(command) {
 	if (!command) {
 		return [
@@ -158,6 +189,7 @@ export function usage(command) {
 			...ENVIRONMENT,
 		].join("\n");
 	}
+	/** @type {Command} */
 	const spec = COMMANDS[command];
 	const line = `usage: ${NAME} ${command} ${spec.args.map((arg) => `<${arg}> `).join("")}[options]`;
 	const lines = [line, "", ...spec.about.split("\n"), ""];
@@ -167,20 +199,25 @@ export function usage(command) {
 	return lines.join("\n");
 }
 
+/**
+ * @param {Flag} flag
+ * @param {string} text
+ * @returns {{ value: string | number } | { problem: string }}
+ */
 function readValue(flag, text) {
 	const kind = flag.kind ?? "string";
 	if (kind === "string") return { value: text };
 	if (kind === "choice") {
-		const choice = flag.choices.find((candidate) => candidate === text.toLowerCase());
-		return choice
-			? { value: choice }
-			: { problem: `--${flag.name} must be ${flag.choices.join(" or ")}, not ${text}` };
+		const choices = flag.choices ?? [];
+		const choice = choices.find((candidate) => candidate === text.toLowerCase());
+		return choice ? { value: choice } : { problem: `--${flag.name} must be ${choices.join(" or ")}, not ${text}` };
 	}
 	const pattern = kind === "integer" ? /^\d+$/ : /^(\d+|\d*\.\d+)$/;
 	const value = pattern.test(text) ? Number(text) : undefined;
-	if (value === undefined || value < flag.min || value > flag.max)
+	const [min, max] = [flag.min ?? 0, flag.max ?? Infinity];
+	if (value === undefined || value < min || value > max)
 		return {
-			problem: `--${flag.name} must be ${kind === "integer" ? "a whole number" : "a number"} from ${flag.min.toLocaleString("en-US")} to ${flag.max.toLocaleString("en-US")}, not ${text}`,
+			problem: `--${flag.name} must be ${kind === "integer" ? "a whole number" : "a number"} from ${min.toLocaleString("en-US")} to ${max.toLocaleString("en-US")}, not ${text}`,
 		};
 	return { value };
 }
@@ -188,33 +225,41 @@ function readValue(flag, text) {
 /**
  * Reads a command's arguments: { command, values, args } or { help, command? } or
  * { problem } (a usage error).
+ * @param {string[]} argv
+ * @returns {Parsed}
  */
 export function parse(argv) {
 	const [command, ...rest] = argv;
-	if (command === undefined || command === "--help" || command === "-h") return { help: true };
-	if (command.startsWith("-")) return { problem: `a command comes first (${Object.keys(COMMANDS).join(", ")})` };
+	const commands = Object.keys(COMMANDS);
+	if (command === "--help" || command === "-h") return { help: true };
+	if (command === undefined) return { problem: `no command: give one of ${commands.join(", ")}`, usage: true };
+	if (command.startsWith("-")) return { problem: `a command comes first (${commands.join(", ")})` };
+	if (!isCommand(command))
+		return { problem: `unknown command ${command}${guess(command, commands, "")} (${commands.join(", ")})` };
+	/** @type {Command} */
 	const spec = COMMANDS[command];
-	if (!spec) return { problem: `unknown command ${command} (${Object.keys(COMMANDS).join(", ")})` };
 	const flags = [...spec.options, ...COMMON];
+	/** @type {import("node:util").ParseArgsConfig["options"] & {}} */
 	const options = { help: { type: "boolean", short: "h" } };
 	for (const flag of flags) options[flag.name] = { type: flag.value ? "string" : "boolean" };
 	let parsed;
 	try {
 		parsed = parseArgs({ args: rest, options, allowPositionals: true, strict: true });
 	} catch (error) {
-		return { problem: problemOf(error) };
+		return { problem: problemOf(error, flags) };
 	}
 	if (parsed.values.help) return { help: true, command };
+	/** @type {Record<string, string | number | boolean>} */
 	const values = {};
 	for (const flag of flags) {
 		const given = parsed.values[flag.name];
 		if (given === undefined) continue;
 		if (!flag.value) {
-			values[flag.name] = given;
+			values[flag.name] = given === true;
 			continue;
 		}
-		const read = readValue(flag, given);
-		if (read.problem) return { problem: read.problem };
+		const read = readValue(flag, String(given));
+		if ("problem" in read) return read;
 		values[flag.name] = read.value;
 	}
 	const args = parsed.positionals;
@@ -225,15 +270,34 @@ export function parse(argv) {
 					? `${command} needs ${spec.args.map((arg) => `<${arg}>`).join(" ")}`
 					: `${command} takes ${spec.args.length} argument${spec.args.length === 1 ? "" : "s"}, not ${args.join(" ")}`,
 		};
-	return { command, values, args: Object.fromEntries(spec.args.map((name, i) => [name, args[i]])) };
+	return {
+		command,
+		values: /** @type {Values} */ (values),
+		args: Object.fromEntries(spec.args.map((name, i) => [name, args[i]])),
+	};
 }
 
-// util.parseArgs's errors in the words of the project's programs.
-function problemOf(error) {
+/**
+ * @param {string} name
+ * @returns {name is CommandName}
+ */
+function isCommand(name) {
+	return Object.hasOwn(COMMANDS, name);
+}
+
+/**
+ * util.parseArgs's errors in the words of the project's programs; a near miss names the flag meant.
+ * @param {any} error util.parseArgs's (a TypeError with a code)
+ * @param {Flag[]} flags
+ * @returns {string}
+ */
+function problemOf(error, flags) {
 	const option = /'(-{1,2}[^' ]+)/.exec(error.message)?.[1];
 	switch (error.code) {
 		case "ERR_PARSE_ARGS_UNKNOWN_OPTION":
-			return `unknown option ${option ?? error.message}`;
+			return option
+				? `unknown option ${option}${guess(option.replace(/^-+/, ""), [...flags.map((flag) => flag.name), "help"], "--")}`
+				: `unknown option ${error.message}`;
 		case "ERR_PARSE_ARGS_INVALID_OPTION_VALUE":
 			return /does not take an argument/.test(error.message)
 				? `${option} takes no value`
@@ -241,4 +305,39 @@ function problemOf(error) {
 		default:
 			return error.message;
 	}
+}
+
+/**
+ * Edits (insertions, deletions, substitutions, a swap of neighbours) from one word to another.
+ * @param {string} a
+ * @param {string} b
+ */
+function distance(a, b) {
+	const rows = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
+	for (let j = 1; j <= b.length; j++) rows[0][j] = j;
+	for (let i = 1; i <= a.length; i++)
+		for (let j = 1; j <= b.length; j++) {
+			const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+			rows[i][j] = Math.min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost);
+			if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+				rows[i][j] = Math.min(rows[i][j], rows[i - 2][j - 2] + 1);
+		}
+	return rows[a.length][b.length];
+}
+
+/**
+ * ": did you mean <prefix><name>?" for the closest name a typo's length allows (a third of it, 1 at least), else "".
+ * @param {string} word
+ * @param {string[]} names
+ * @param {string} prefix
+ */
+function guess(word, names, prefix) {
+	const allowed = Math.max(1, Math.floor(word.length / 3));
+	/** @type {{ name: string, edits: number } | undefined} */
+	let best;
+	for (const name of names) {
+		const edits = distance(word.toLowerCase(), name);
+		if (edits <= allowed && (!best || edits < best.edits)) best = { name, edits };
+	}
+	return best ? `: did you mean ${prefix}${best.name}?` : "";
 }

@@ -5,7 +5,10 @@ import { createInterface } from "node:readline";
 
 const GROUPED = new Intl.NumberFormat("en-US", { maximumFractionDigits: 6 });
 
-/** A value as a person reads it: 12,345 or 1.5, and 1.23457e+45 past what grouping can show. */
+/**
+ * A value as a person reads it: 12,345 or 1.5, and 1.23457e+45 past what grouping can show.
+ * @param {number} value
+ */
 export function formatNumber(value) {
 	if (!Number.isFinite(value)) return String(value);
 	if (Math.abs(value) >= 1e15 || (value !== 0 && Math.abs(value) < 1e-6))
@@ -13,12 +16,21 @@ export function formatNumber(value) {
 	return GROUPED.format(value);
 }
 
-/** "1 store", "2 stores", "1,234 rows". */
+/**
+ * "1 store", "2 stores", "1,234 rows".
+ * @param {number} n
+ * @param {string} noun
+ * @param {string} [plural]
+ */
 export function count(n, noun, plural = `${noun}s`) {
 	return `${GROUPED.format(n)} ${n === 1 ? noun : plural}`;
 }
 
-/** Rows of cells as aligned columns (numbers right-aligned). */
+/**
+ * Rows of cells as aligned columns (numbers right-aligned).
+ * @param {string[]} headers
+ * @param {(string | number | null | undefined)[][]} rows
+ */
 export function table(headers, rows) {
 	const cells = [headers, ...rows.map((row) => row.map((cell) => String(cell ?? "")))];
 	const widths = headers.map((_, i) => Math.max(...cells.map((row) => row[i].length)));
@@ -36,7 +48,10 @@ export function table(headers, rows) {
 		.join("\n");
 }
 
-/** Seconds as 1:05 or 1:02:05. */
+/**
+ * Seconds as 1:05 or 1:02:05.
+ * @param {number} seconds
+ */
 function clock(seconds) {
 	const s = Math.max(0, Math.round(seconds));
 	const parts = [Math.floor(s / 3600), Math.floor((s % 3600) / 60), s % 60];
@@ -52,14 +67,21 @@ function clock(seconds) {
  * terminal (a pipe, a file, CI).
  */
 export class Progress {
+	/**
+	 * @param {string} label
+	 * @param {{ stream?: NodeJS.WritableStream & { columns?: number }, live?: boolean }} [options]
+	 */
 	constructor(label, { stream = process.stderr, live = Boolean(process.stderr.isTTY) && !process.env.CI } = {}) {
 		this.label = label;
 		this.stream = stream;
 		this.live = live;
 		this.started = performance.now();
 		this.drawn = 0;
+		/** @type {string | undefined} the time left, once a fraction is known */
+		this.tail = undefined;
 	}
 
+	/** @param {{ rows: number, pages: number, fraction?: number }} progress */
 	update({ rows, pages, fraction }) {
 		if (!this.live) return;
 		const now = performance.now();
@@ -88,6 +110,10 @@ export class Progress {
  * Asks before a destructive command: true to go ahead. --dry-run: false without asking;
  * --yes: true without asking. Otherwise a line from stdin (a terminal, or a pipe:
  * `echo y | leaderboards remove ...`); only y or yes goes ahead, and end of input is no.
+ * @param {string} question
+ * @param {{ yes?: boolean, dryRun?: boolean, input?: NodeJS.ReadableStream & { isTTY?: boolean },
+ *   output?: NodeJS.WritableStream }} options
+ * @returns {Promise<boolean>}
  */
 export async function confirm(question, { yes, dryRun, input = process.stdin, output = process.stderr }) {
 	if (dryRun) return false;

@@ -6,26 +6,29 @@
 // users request units), so the tool takes `share` of it and leaves the rest to
 // the live servers.
 
-/** The experience's budgets a minute: [base, per concurrent user]. */
-export const BUDGETS = Object.freeze({
-	StandardRead: [300, 40],
-	StandardWrite: [300, 20],
-	StandardList: [300, 2],
-	StandardRemove: [300, 40],
-	OrderedRead: [300, 40],
-	OrderedWrite: [300, 20],
-	OrderedList: [300, 2],
-	OrderedRemove: [300, 40],
-	// Request units: a sorted map range read costs one a row returned (one when empty).
-	MemoryStore: [1000, 120],
-});
+import { CONTRACT } from "./contract.mjs";
 
-/** What the tool may spend of a budget a minute: share x (base + perUser x players). */
+/**
+ * The experience's budgets a minute: [base, per concurrent user] (the contract's). MemoryStore's are
+ * request units: a sorted map range read costs one a row returned (one when empty).
+ */
+export const BUDGETS = CONTRACT.Budgets;
+
+/** @typedef {keyof typeof BUDGETS} Budget */
+/** @typedef {{ clock?: () => number, wait?: (ms: number) => Promise<unknown> }} Timing a clock in ms and a wait (the tests') */
+
+/**
+ * What the tool may spend of a budget a minute: share x (base + perUser x players).
+ * @param {Budget} budget
+ * @param {number} share
+ * @param {number} players
+ */
 export function shareOf(budget, share, players) {
 	const [base, perUser] = BUDGETS[budget];
 	return share * (base + perUser * players);
 }
 
+/** @param {number} ms */
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -37,6 +40,10 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * charged after the fact may leave it in debt. Callers are served in order.
  */
 export class LeakyBucket {
+	/**
+	 * @param {number} perMinute
+	 * @param {Timing} [timing]
+	 */
 	constructor(perMinute, { clock = () => performance.now(), wait = sleep } = {}) {
 		this.capacity = Math.max(1, Math.min(10, Math.floor(perMinute / 6)));
 		this.full = Math.max(perMinute - this.capacity, perMinute / 2) / 60_000; // units a millisecond
@@ -45,6 +52,7 @@ export class LeakyBucket {
 		this.clock = clock;
 		this.wait = wait;
 		this.last = clock();
+		/** @type {Promise<void>} */
 		this.tail = Promise.resolve();
 	}
 
@@ -54,7 +62,10 @@ export class LeakyBucket {
 		this.last = now;
 	}
 
-	/** Resolves when `cost` units may be sent. */
+	/**
+	 * Resolves when `cost` units may be sent.
+	 * @param {number} [cost]
+	 */
 	acquire(cost = 1) {
 		const turn = this.tail.then(async () => {
 			for (this.leak(); this.level > 0 && this.level + cost > this.capacity; this.leak()) {
@@ -67,7 +78,10 @@ export class LeakyBucket {
 		return turn;
 	}
 
-	/** Units spent after the fact (a range read costs what it returned): the bucket may go into debt. */
+	/**
+	 * Units spent after the fact (a range read costs what it returned): the bucket may go into debt.
+	 * @param {number} units
+	 */
 	charge(units) {
 		this.leak();
 		this.level += units;
@@ -88,25 +102,47 @@ export class LeakyBucket {
 
 /** One bucket per budget, each sized by the tool's share. */
 export class Pacer {
+	/** @param {{ share: number, players: number } & Timing} options */
 	constructor({ share, players, clock, wait }) {
+		/** @type {Map<Budget, LeakyBucket>} */
 		this.buckets = new Map();
-		for (const budget of Object.keys(BUDGETS))
+		for (const budget of /** @type {Budget[]} */ (Object.keys(BUDGETS)))
 			this.buckets.set(budget, new LeakyBucket(shareOf(budget, share, players), { clock, wait }));
 	}
 
+	/**
+	 * @param {Budget} budget
+	 * @returns {LeakyBucket}
+	 */
+	bucket(budget) {
+		const bucket = this.buckets.get(budget);
+		if (!bucket) throw new Error(`no budget ${budget}`);
+		return bucket;
+	}
+
+	/**
+	 * @param {Budget} budget
+	 * @param {number} [cost]
+	 */
 	acquire(budget, cost = 1) {
-		return this.buckets.get(budget).acquire(cost);
+		return this.bucket(budget).acquire(cost);
 	}
 
+	/**
+	 * @param {Budget} budget
+	 * @param {number} units
+	 */
 	charge(budget, units) {
-		if (units > 0) this.buckets.get(budget).charge(units);
+		if (units > 0) this.bucket(budget).charge(units);
 	}
 
+	/** @param {Budget} budget */
 	slowDown(budget) {
-		this.buckets.get(budget).slowDown();
+		this.bucket(budget).slowDown();
 	}
 
+	/** @param {Budget} budget */
 	recover(budget) {
-		this.buckets.get(budget).recover();
+		this.bucket(budget).recover();
 	}
 }

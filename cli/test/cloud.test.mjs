@@ -6,9 +6,18 @@ import { Pacer } from "../src/pacing.mjs";
 
 const KEY = "secret-key-123";
 
+/** @typedef {[number, unknown, Record<string, string>?]} Answer an answer: status, body, headers */
+
+/**
+ * A client whose fetch answers from `answers` in turn.
+ * @param {Answer[]} answers
+ */
 function client(answers) {
+	/** @type {number[]} */
 	const waits = [];
+	/** @type {string[]} */
 	const notes = [];
+	/** @type {{ url: string, init: { headers: Record<string, string> } }[]} */
 	const seen = [];
 	const cloud = new Cloud({
 		baseUrl: "http://open.cloud/",
@@ -16,10 +25,12 @@ function client(answers) {
 		universe: 42,
 		pacer: new Pacer({ share: 1, players: 0 }),
 		note: (text) => notes.push(text),
-		wait: async (ms) => waits.push(ms),
+		wait: async (ms) => {
+			waits.push(ms);
+		},
 		fetch: async (url, init) => {
-			seen.push({ url: String(url), init });
-			const [status, body, headers = {}] = answers.shift();
+			seen.push({ url: String(url), init: /** @type {{ headers: Record<string, string> }} */ (init) });
+			const [status, body, headers = {}] = answers.shift() ?? [500, {}];
 			return new Response(JSON.stringify(body), {
 				status,
 				headers: { date: "Sun, 06 Dec 2026 12:00:00 GMT", ...headers },
@@ -29,6 +40,7 @@ function client(answers) {
 	return { cloud, waits, notes, seen };
 }
 
+/** @param {Cloud} cloud */
 const entry = (cloud) => `${cloud.orderedEntries("CKBoard_Kills")}/105`;
 
 test("sends the key in x-api-key only, and takes Open Cloud's clock from its Date header", async () => {
@@ -57,6 +69,7 @@ test("429: backs off 1, 2, 4 ... s (or Retry-After), then answers", async () => 
 });
 
 test("429 seven times: an error naming the budget and what to do", async () => {
+	/** @type {Answer} */
 	const busy = [429, { code: "RESOURCE_EXHAUSTED", message: "busy" }];
 	const { cloud, waits } = client(Array.from({ length: 7 }, () => busy));
 	await assert.rejects(cloud.request("ListOrderedDataStoreEntries", "GET", cloud.orderedEntries("K")), (error) => {
@@ -68,6 +81,7 @@ test("429 seven times: an error naming the budget and what to do", async () => {
 });
 
 test("500: three retries, then the failure named", async () => {
+	/** @type {Answer} */
 	const down = [500, { code: "INTERNAL", message: "down" }];
 	const { cloud, waits } = client([down, down, down, down]);
 	await assert.rejects(
@@ -78,6 +92,7 @@ test("500: three retries, then the failure named", async () => {
 });
 
 test("401, 403 and 404 fail at once, naming the cause; the key never appears", async () => {
+	/** @type {[number, unknown, RegExp][]} */
 	const cases = [
 		[
 			401,
@@ -98,7 +113,7 @@ test("401, 403 and 404 fail at once, naming the cause; the key never appears", a
 	for (const [status, body, pattern] of cases) {
 		const { cloud, waits } = client([[status, body]]);
 		await assert.rejects(cloud.request("DeleteOrderedDataStoreEntry", "DELETE", entry(cloud)), (error) => {
-			const message = cloud.redact(error.message);
+			const message = cloud.redact(/** @type {Error} */ (error).message);
 			assert.match(message, pattern);
 			assert.ok(!message.includes(KEY));
 			return true;

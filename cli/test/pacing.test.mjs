@@ -3,7 +3,10 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { LeakyBucket, Pacer, shareOf } from "../src/pacing.mjs";
 
-// A bucket on a fake clock: waits move the clock instead of sleeping.
+/**
+ * A bucket on a fake clock: waits move the clock instead of sleeping.
+ * @param {number} perMinute
+ */
 function fakeBucket(perMinute) {
 	let now = 0;
 	const bucket = new LeakyBucket(perMinute, {
@@ -24,6 +27,7 @@ test("the share of a budget: share x (base + per-user x players)", () => {
 for (const perMinute of [30, 150, 300, 1300]) {
 	test(`${perMinute} a minute: no window of 60 s holds more; a burst of a sixth of a minute (10 at most) first`, async () => {
 		const { bucket, now } = fakeBucket(perMinute);
+		/** @type {number[]} */
 		const sent = [];
 		for (let i = 0; i < perMinute * 3; i++) {
 			await bucket.acquire(1);
@@ -37,7 +41,8 @@ for (const perMinute of [30, 150, 300, 1300]) {
 		}
 		// And it does not starve: past the burst, the rest of the share a minute.
 		const minutes = (3 * perMinute - burst) / (perMinute - burst);
-		assert.ok(sent.at(-1) <= minutes * 60_000 + 1000, `${sent.at(-1)} ms`);
+		const last = sent[sent.length - 1];
+		assert.ok(last <= minutes * 60_000 + 1000, `${last} ms`);
 	});
 }
 
@@ -52,7 +57,7 @@ test("a request dearer than the bucket waits for it to empty and leaves it in de
 
 test("a 429 halves the pace; successes bring it back", async () => {
 	const pacer = new Pacer({ share: 0.1, players: 0 });
-	const bucket = pacer.buckets.get("OrderedList");
+	const bucket = pacer.bucket("OrderedList");
 	const full = bucket.rate;
 	pacer.slowDown("OrderedList");
 	assert.equal(bucket.rate, full / 2);

@@ -4,6 +4,9 @@ import { test } from "node:test";
 import { decodeBig, decodeEarliest } from "../src/encodings.mjs";
 import { periodAt, periodNamed, previousPeriod } from "../src/periods.mjs";
 
+/** @typedef {import("../src/periods.mjs").Rule} Rule */
+
+/** @param {string} text */
 const at = (text) => Date.parse(text) / 1000;
 
 test("each schedule's id, with offsets both ways and a week's first day", () => {
@@ -24,6 +27,7 @@ test("each schedule's id, with offsets both ways and a week's first day", () => 
 });
 
 test("an id names a period of the board, or none", () => {
+	/** @type {Rule} */
 	const weekly = { Reset: "Weekly", ResetOffset: 0, WeekStart: 1 };
 	assert.equal(periodNamed(weekly, "2026-11-30")?.start, at("2026-11-30T00:00:00Z"));
 	assert.equal(periodNamed(weekly, "2026-12-01"), undefined); // a Tuesday

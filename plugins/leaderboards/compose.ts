@@ -1,6 +1,6 @@
 import { Logger, Service } from "../../kernel";
 import { StageContext, StageFactories, StageFactory, Stages } from "./contracts";
-import { callable, checkKeys, fail } from "./options/checks";
+import { callable, checkKeys, fail } from "./checks";
 import { Drainer } from "./stages/Drainer/Drainer";
 import { Eraser } from "./stages/Eraser/Eraser";
 import { Flusher } from "./stages/Flusher/Flusher";
@@ -27,16 +27,20 @@ type Obligations<T> = {
 
 interface Row<K extends keyof Stages> {
 	readonly name: K;
-	readonly build: StageFactory<Stages[K]>;
+	/** The default stage's class. */
+	readonly stage: new (context: StageContext) => Stages[K];
 	readonly owes: Obligations<Stages[K]>;
 }
 
-const row = <K extends keyof Stages>(name: K, build: StageFactory<Stages[K]>, owes: Obligations<Stages[K]>) =>
-	({ name, build, owes }) as Row<K>;
+const row = <K extends keyof Stages>(
+	name: K,
+	stage: new (context: StageContext) => Stages[K],
+	owes: Obligations<Stages[K]>,
+) => ({ name, stage, owes }) as Row<K>;
 
 // The stages in the order attach builds them and the kernel starts them, each with its default.
 const STAGES = [
-	row("Queue", (context) => new Queue(context), {
+	row("Queue", Queue, {
 		submit: true,
 		pending: true,
 		pendingOn: true,
@@ -50,7 +54,7 @@ const STAGES = [
 		remove: "remove() raises (it needs a Queue stage with remove())",
 		drop: "erase() leaves the key's queued values to be written",
 	}),
-	row("Flusher", (context) => new Flusher(context), {
+	row("Flusher", Flusher, {
 		flushNow: true,
 		runWindow: true,
 		disarm: true,
@@ -61,7 +65,7 @@ const STAGES = [
 		armed: true,
 		lastThrottled: "a drain counts windows the store throttled as windows of a store that accepts nothing",
 	}),
-	row("Reader", (context) => new Reader(context), {
+	row("Reader", Reader, {
 		top: true,
 		scores: true,
 		release: true,
@@ -70,21 +74,21 @@ const STAGES = [
 		entersTop: "no submit enters the visible top: no prompt writes, no records announced",
 		patch: "records other servers announce are not patched into cached pages",
 	}),
-	row("NameResolver", (context) => new NameResolver(context), {
+	row("NameResolver", NameResolver, {
 		names: true,
 		forget: "an erased key's names stay cached",
 	}),
-	row("Drainer", (context) => new Drainer(context), { destroy: true, destroyed: true }),
-	row("Standing", (context) => new Standing(context), { rank: true, around: true, friends: true, remove: true }),
-	row("Refresher", (context) => new Refresher(context), {}),
-	row("Pages", (context) => new Pages(context), {
+	row("Drainer", Drainer, { destroy: true, destroyed: true }),
+	row("Standing", Standing, { rank: true, around: true, friends: true, remove: true }),
+	row("Refresher", Refresher, {}),
+	row("Pages", Pages, {
 		read: true,
 		erase: "an erased key stays on shared pages until they refresh",
 	}),
-	row("Herald", (context) => new Herald(context), {}),
-	row("Eraser", (context) => new Eraser(context), { erase: true, erasure: true }),
-	row("Rewards", (context) => new Rewards(context), { onPeriodEnd: true }),
-	row("Replicator", (context) => new Replicator(context), { ignored: true }),
+	row("Herald", Herald, {}),
+	row("Eraser", Eraser, { erase: true, erasure: true }),
+	row("Rewards", Rewards, { onPeriodEnd: true }),
+	row("Replicator", Replicator, { ignored: true }),
 ] as const;
 
 // Every stage has its row: a stage of Stages named nowhere above leaves Unlisted non-empty, and then
@@ -130,9 +134,10 @@ function checkStage(name: string, stage: unknown, owes: Readonly<Record<string, 
 export function composeStages(context: StageContext, own: StageFactories): Service[] {
 	const stages = context.stages as Record<keyof Stages, Service>;
 	const built = new Array<Service>();
-	for (const { name, build, owes } of STAGES) {
+	for (const row of STAGES) {
+		const { name, owes } = row;
 		const factory = own[name] as StageFactory<Service> | undefined;
-		const stage = factory ? factory(context) : (build as StageFactory<Service>)(context);
+		const stage = factory ? factory(context) : new (row.stage as new (context: StageContext) => Service)(context);
 		if (factory) checkStage(name, stage, owes as Readonly<Record<string, string | true>>);
 		stages[name] = stage;
 		built.push(stage);

@@ -52,4 +52,4 @@ export { isThrottle } from "./core/store";
 export { Warnings, shown } from "./core/warnings";
 export { isBetter } from "./core/merge/rule";
 export { periodAt, periodNamed, previousPeriod, secondsUntilRoll, storageName } from "./core/periods";
-export { landingSeconds } from "./core/landing";
+export { landingSeconds } from "./core/drain";

@@ -4,13 +4,13 @@ export { Leaderboards, attach } from "./attach";
 export { MemoryStore, MemoryStoreOptions, memoryStoreBackend } from "./backends/MemoryStore";
 export { OrderedStores, orderedDataStoreBackend } from "./backends/OrderedDataStore";
 export { FormatOptions, SHORT_SUFFIXES, format } from "./format";
-export * from "./contracts/entries";
-export * from "./contracts/options";
-export * from "./contracts/backend";
+export type * from "./contracts/entries";
+export type * from "./contracts/options";
+export type * from "./contracts/backend";
 export * from "./contracts/topics";
-export * from "./contracts/settings";
-export * from "./contracts/stages";
-export * from "./contracts/durable";
+export type * from "./contracts/settings";
+export type * from "./contracts/stages";
+export type * from "./contracts/durable";
 export type { Period, PeriodRule, ResetSchedule, Weekday } from "./contracts/periods";
 // The kernel the boards run on, so a game needs one package: import { Kernel, attach } from "@rbxts/leaderboards".
 export {

@@ -1,8 +1,8 @@
 import { DataStoreService, MemoryStoreService, MessagingService, Players, UserService } from "@rbxts/services";
 import { orderedDataStoreBackend } from "./backends/OrderedDataStore";
-import { backendOf } from "./options/backend";
-import { replicateOf } from "./options/replicate";
+import { replicateOf } from "./replicate";
 import {
+	backendOf,
 	callable,
 	checkKeys,
 	fail,
@@ -12,7 +12,7 @@ import {
 	positiveInteger,
 	refuse,
 	wholeNumber,
-} from "./options/checks";
+} from "./checks";
 import {
 	Backend,
 	BoardConfig,

@@ -126,14 +126,23 @@ describeGate("the moderation tool against a game in the gate", () => {
 		expect(result.state).toBe("done");
 		expect(result.removed.size()).toBe(5);
 		const manifest = gate!.dataStore.standard.snapshot("CKBoard_Manifest");
-		const record = manifest.get("erasure:101") as { State: string; Remaining: unknown[]; Removed: string[] };
+		const record = manifest.get("erasure:101") as {
+			State: string;
+			Remaining: unknown[];
+			Removed: string[];
+			Finished: number;
+			Holder?: string;
+		};
 		expect(record.State).toBe("done");
+		// Finished with the state, the lease let go, the stores named as the manifest names them (no shard suffix).
+		expect(typeIs(record.Finished, "number")).toBe(true);
+		expect(record.Holder).toBe(undefined);
 		expect(record.Remaining.size()).toBe(0);
 		expect([...record.Removed].sort()).toEqual(
 			[
 				"CKBoard_Coins#Big",
-				`CKBoard_DailyKills@${TODAY}.${shardOf("101") + 1}/2`,
-				`CKBoard_DailyKills@${YESTERDAY}.${shardOf("101") + 1}/2`,
+				`CKBoard_DailyKills@${TODAY}`,
+				`CKBoard_DailyKills@${YESTERDAY}`,
 				"CKBoard_Kills",
 				"CKBoard_Sprint#Earliest",
 			].sort(),

@@ -23,6 +23,7 @@ describeGate("the tool in the npm package", () => {
 		expect(pkg.bin).toEqual({ leaderboards: "cli/bin/leaderboards.mjs" });
 		expect(pkg.files).toContain("cli/bin");
 		expect(pkg.files).toContain("cli/src");
+		expect(pkg.files).toContain("plugins/leaderboards/contracts/outside/contract.json");
 		expect(gate!.readFile("dist/npm/cli/bin/leaderboards.mjs")!.sub(1, 19)).toBe("#!/usr/bin/env node");
 		gate!.reset();
 		seedManifest(gate!, { Kills: { Backend: "OrderedDataStore", Prefix: "CKBoard_", Storage: "Kills" } });

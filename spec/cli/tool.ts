@@ -1,5 +1,8 @@
 import { HttpService } from "@rbxts/services";
+import { LayoutBoard } from "../../plugins/leaderboards/contracts/outside";
 import { FrontExit, HeadlessGate } from "../gate/control";
+
+export type { LayoutBoard };
 
 // The moderation tool (cli/) run as a user runs it, a process outside the gate, against the gate's
 // Open Cloud through the loopback HTTP front; and the manifest (docs/manifest.md) seeded as the
@@ -66,22 +69,6 @@ export function toolsAtOnce(gate: HeadlessGate, runs: string[][]): ToolRun[] {
 	runs.forEach((args, i) => task.spawn(() => results.set(i, tool(gate, args))));
 	while (results.size() < runs.size()) task.wait();
 	return runs.map((_, i) => results.get(i)!);
-}
-
-/** A board of the manifest's layout (docs/manifest.md). */
-export interface LayoutBoard {
-	Backend: "OrderedDataStore" | "MemoryStore" | "Custom";
-	Prefix: string;
-	Shards?: number;
-	Storage: string;
-	Values?: "Plain" | "Big";
-	TieBreak?: "Earliest";
-	Reset?: "Hourly" | "Daily" | "Weekly" | "Monthly" | "Yearly";
-	ResetOffset?: number;
-	WeekStart?: number;
-	Ascending?: boolean;
-	Sum?: boolean;
-	KeepBest?: boolean;
 }
 
 /** Seeds CKBoard_Manifest (scope global) as the library writes it: layout and periods:<Storage> of Reset boards. */

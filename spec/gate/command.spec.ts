@@ -11,7 +11,8 @@ const TOOL: Command = {
 		{ name: "seeds", value: "N", min: 1, max: 100_000, fallback: 20, help: "seeds to run" },
 		{ name: "rate", value: "R", kind: "number", min: 0, max: 0.9, help: "a share" },
 		{ name: "backend", value: "B", kind: "choice", choices: ["ordered", "memorystore"], help: "where" },
-		{ name: "json", help: "JSON only" },
+		{ name: "json", help: "JSON only", excludes: ["markdown"] },
+		{ name: "markdown", help: "Markdown" },
 	],
 };
 
@@ -25,6 +26,13 @@ describe("a gate program's command line (bench, demo, soak)", () => {
 		expect(parse(TOOL, ["--help"])).toEqual({ help: true });
 		expect(parse(TOOL, ["-h"])).toEqual({ help: true });
 		expect(parse(TOOL, ["--bogus", "--help"])).toEqual({ help: true });
+	});
+
+	it("refuses two flags one excludes, naming both, in either order", () => {
+		const problem = { problem: "--json and --markdown cannot go together: give one" };
+		expect(parse(TOOL, ["--json", "--markdown"])).toEqual(problem);
+		expect(parse(TOOL, ["--markdown", "--json"])).toEqual(problem);
+		expect("values" in parse(TOOL, ["--markdown"])).toBe(true);
 	});
 
 	it("reads --flag value and --flag=value alike", () => {

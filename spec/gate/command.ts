@@ -22,6 +22,8 @@ export interface Flag {
 	readonly help: string;
 	/** Shown in the usage as "(default X)". */
 	readonly fallback?: number | string;
+	/** Flags that cannot be given with this one (a usage error naming both). */
+	readonly excludes?: ReadonlyArray<string>;
 }
 
 /** A program: its name in messages, how it is started, what it does, its flags. */
@@ -118,6 +120,10 @@ export function parse(command: Command, args: ReadonlyArray<string>): Parsed {
 		if ("problem" in read) return read;
 		values.set(flag.name, read.value);
 	}
+	for (const flag of command.flags)
+		for (const other of flag.excludes ?? [])
+			if (values.has(flag.name) && values.has(other))
+				return { problem: `--${flag.name} and --${other} cannot go together: give one` };
 	return { values };
 }
 

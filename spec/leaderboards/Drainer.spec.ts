@@ -11,6 +11,7 @@ import {
 } from "../../plugins/leaderboards";
 import { FAILED_WINDOWS, drainPause } from "../../plugins/leaderboards/internal";
 import { headlessGate } from "../gate/control";
+import { closeCases } from "./cases/close";
 import { MemoryBackend, boardsWith } from "./doubles";
 
 const gate = headlessGate();
@@ -20,6 +21,8 @@ function queued(count: number, backend = new MemoryBackend(), options: object = 
 	for (let i = 1; i <= count; i++) setup.boards.submit("Kills", `k${i}`, i);
 	return setup;
 }
+
+describe("the close, as every Flusher owes it (cases/close.ts)", () => closeCases((options) => boardsWith(options)));
 
 describe("destroy()", () => {
 	it("never drops: a write in flight when destroy() begins that fails at MaxWriteAttempts is drained", () => {
@@ -34,68 +37,6 @@ describe("destroy()", () => {
 		expect([complete, result.Remaining]).toEqual([true, 0]);
 		expect(boards.Stats.Dropped).toBe(0);
 		expect(backend.get("Kills", "a")).toBe(10);
-	});
-
-	it("with an empty queue completes at once", () => {
-		const { boards } = boardsWith();
-		const [complete, result] = boards.destroy();
-		expect(complete).toBe(true);
-		expect(result).toEqual({ Complete: true, Remaining: 0, InFlight: 0, Failed: 0 });
-	});
-
-	it("drains everything queued", () => {
-		const { boards, backend } = queued(5);
-		const [complete, result] = boards.destroy();
-		expect(complete).toBe(true);
-		expect(result.Remaining).toBe(0);
-		expect(backend.storeOf("Kills").get("k5")).toBe(5);
-		expect(boards.Stats.Written).toBe(5);
-	});
-
-	it("drains over several capped windows, the Flusher's budget rule in each", () => {
-		const { boards, kernel } = queued(7, new MemoryBackend(), { WritesPerFlush: 2 });
-		const windows = new Array<number>();
-		kernel.Bus.subscribe(Topics.Flushed, (_, summary) =>
-			windows.push((summary as { Attempted: number }).Attempted),
-		);
-		const [complete] = boards.destroy();
-		expect(complete).toBe(true);
-		expect(windows).toEqual([2, 2, 2, 1]);
-	});
-
-	it("after a window with failures waits 0.25 s, and never drops for MaxWriteAttempts", () => {
-		const backend = new MemoryBackend();
-		backend.failWrites = 1;
-		const { boards } = queued(2, backend, { MaxWriteAttempts: 1 });
-		const started = os.clock();
-		const [complete, result] = boards.destroy();
-		expect(complete).toBe(true);
-		expect(result.Failed).toBe(1);
-		expect(boards.Stats.Dropped).toBe(0);
-		expect(os.clock() - started).toBeGreaterThanOrEqual(0.25);
-		expect(backend.get("Kills", "k1")).toBe(1);
-		expect(backend.get("Kills", "k2")).toBe(2);
-	});
-
-	it("waits for an empty request budget to refill, on the same deadline", () => {
-		const backend = new MemoryBackend();
-		backend.budgetValue = 0;
-		const { boards } = queued(3, backend, { ShutdownSeconds: 2 });
-		task.delay(1, () => (backend.budgetValue = 30));
-		const [complete, result] = boards.destroy();
-		expect(complete).toBe(true);
-		expect(result.Remaining).toBe(0);
-	});
-
-	it("a budget that never refills ends at the deadline", () => {
-		const backend = new MemoryBackend();
-		backend.budgetValue = 0;
-		const { boards } = queued(3, backend, { ShutdownSeconds: 2 });
-		const started = os.clock();
-		const [complete, result] = boards.destroy();
-		expect(complete).toBe(false);
-		expect(result).toEqual({ Complete: false, Remaining: 3, InFlight: 0, Failed: 0, Error: DEADLINE_EXCEEDED });
-		expect(os.clock() - started).toBeCloseTo(2, 0);
 	});
 
 	it("stops early when a window makes no progress: it had budget and attempted nothing", () => {
@@ -149,35 +90,10 @@ describe("destroy()", () => {
 		gate.reset();
 	});
 
-	it("retries a key through failures: one key failing twice is stored, the pause growing after each failing window", () => {
-		const backend = new MemoryBackend();
-		backend.failWrites = 2;
-		const { boards } = queued(1, backend, { ShutdownSeconds: 10 });
-		const started = os.clock();
-		const [complete, result] = boards.destroy();
-		expect(result).toEqual({ Complete: true, Remaining: 0, InFlight: 0, Failed: 2 });
-		expect(complete).toBe(true);
-		expect(backend.writes.size()).toBe(3);
-		expect(backend.get("Kills", "k1")).toBe(1);
-		expect(os.clock() - started).toBeCloseTo(drainPause(1) + drainPause(2), 1);
-	});
-
 	it("the pause starts at FAILURE_PAUSE and grows x1.25 a failing window, up to 1 s", () => {
 		expect([1, 2, 3, 4].map((n) => drainPause(n))).toEqual([0.25, 0.3125, 0.390625, 0.48828125]);
 		expect(drainPause(8)).toBe(1);
 		expect(FAILED_WINDOWS).toBe(5);
-	});
-
-	it("a store that accepts nothing ends the drain after FAILED_WINDOWS windows: no progress, well inside 2 s", () => {
-		const backend = new MemoryBackend();
-		backend.failWrites = 1_000;
-		const { boards } = queued(2, backend, { ShutdownSeconds: 10 });
-		const started = os.clock();
-		const [complete, result] = boards.destroy();
-		expect(complete).toBe(false);
-		expect(result).toEqual({ Complete: false, Remaining: 2, InFlight: 0, Failed: 10, Error: NO_PROGRESS });
-		expect(backend.writes.size()).toBe(2 * FAILED_WINDOWS);
-		expect(os.clock() - started).toBeLessThan(2);
 	});
 
 	it("a window with one success breaks the streak: a store failing all but one write a window drains to the end", () => {

@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from "@rbxts/jest-globals";
 import { DataStoreService } from "@rbxts/services";
 import { Kernel } from "../../kernel";
-import { Entry, Topics, attach } from "../../plugins/leaderboards";
+import { Entry, attach } from "../../plugins/leaderboards";
 import { headlessGate } from "../gate/control";
 import { manualClock } from "../kernel/doubles";
+import { readerCases } from "./cases/reader";
 import { MemoryBackend, boardsWith } from "./doubles";
 
 const gate = headlessGate();
@@ -16,41 +17,21 @@ function seeded(count: number) {
 
 const keysOf = (entries: Entry[]) => entries.map((entry) => entry.Key);
 
+describe("top() and scores(), as every Reader owes them (cases/reader.ts)", () =>
+	readerCases(() => {
+		const backend = new MemoryBackend();
+		return {
+			attach: (options) => boardsWith({ backend, ...options }),
+			put: (board, key, value) => backend.storeOf(board).set(key, value),
+			reads: () => backend.sortedCalls,
+			fail: (failing) => {
+				backend.failReads = failing;
+				backend.failScores = failing;
+			},
+		};
+	}));
+
 describe("top()", () => {
-	it("returns up to min(count, MaxEntries) entries { Key, Value, Rank } in page order", () => {
-		const { boards } = boardsWith({ backend: seeded(5), Boards: { Kills: { MaxEntries: 3 } } });
-		expect(boards.top("Kills", 2)).toEqual([
-			{ Key: "p5", Value: 5, Rank: 1 },
-			{ Key: "p4", Value: 4, Rank: 2 },
-		]);
-		expect(boards.top("Kills", 10).size()).toBe(3);
-		expect(boards.top("Kills").size()).toBe(3);
-	});
-
-	it("an unknown board, or a count of 0, gives an empty list", () => {
-		const { boards, backend } = boardsWith({ backend: seeded(3) });
-		expect(boards.top("Nope")).toEqual([]);
-		expect(boards.top("Kills", 0)).toEqual([]);
-		expect(backend.sortedCalls).toBe(0);
-		expect(boards.top("Kills", 0 / 0).size()).toBe(3);
-	});
-
-	it("reads the backend at most once per CacheSeconds, by the Clock option", () => {
-		const time = manualClock(100);
-		const { boards, backend } = boardsWith({
-			backend: seeded(3),
-			Clock: time.clock,
-			Boards: { Kills: { CacheSeconds: 60 } },
-		});
-		boards.top("Kills");
-		time.advance(59);
-		boards.top("Kills");
-		expect(backend.sortedCalls).toBe(1);
-		time.advance(1);
-		boards.top("Kills");
-		expect(backend.sortedCalls).toBe(2);
-	});
-
 	it("a hundred concurrent callers for one board and size cost exactly one read", () => {
 		const backend = seeded(10);
 		backend.readSeconds = 1;
@@ -87,59 +68,6 @@ describe("top()", () => {
 		task.wait(2);
 		expect(other?.size()).toBe(3);
 		expect(backend.sortedCalls).toBe(1);
-	});
-
-	it("publishes Leaderboard.Updated(name, entries) once per refresh, never on failure", () => {
-		const time = manualClock();
-		const backend = seeded(2);
-		const { boards, kernel } = boardsWith({ backend, Clock: time.clock });
-		const updates = new Array<unknown[]>();
-		kernel.Bus.subscribe(Topics.Updated, (_, ...args) => updates.push(args));
-		boards.top("Kills");
-		boards.top("Kills");
-		expect(updates).toEqual([
-			[
-				"Kills",
-				[
-					{ Key: "p2", Value: 2, Rank: 1 },
-					{ Key: "p1", Value: 1, Rank: 2 },
-				],
-			],
-		]);
-		backend.failReads = true;
-		time.advance(61);
-		boards.top("Kills");
-		expect(updates.size()).toBe(1);
-	});
-
-	it("a failed read keeps serving the previous page and retries a full window later", () => {
-		const time = manualClock();
-		const backend = seeded(2);
-		const { boards } = boardsWith({ backend, Clock: time.clock });
-		boards.top("Kills");
-		backend.failReads = true;
-		time.advance(61);
-		expect(keysOf(boards.top("Kills"))).toEqual(["p2", "p1"]);
-		expect(backend.sortedCalls).toBe(2);
-		time.advance(30);
-		boards.top("Kills");
-		expect(backend.sortedCalls).toBe(2);
-		backend.failReads = false;
-		backend.storeOf("Kills").set("p9", 9);
-		time.advance(31);
-		expect(keysOf(boards.top("Kills"))).toEqual(["p9", "p2", "p1"]);
-		expect(backend.sortedCalls).toBe(3);
-	});
-
-	it("with no previous page a failed read gives an empty list and the next call tries again", () => {
-		const backend = seeded(2);
-		backend.failReads = true;
-		const { boards } = boardsWith({ backend });
-		expect(boards.top("Kills")).toEqual([]);
-		expect(boards.top("Kills")).toEqual([]);
-		expect(backend.sortedCalls).toBe(2);
-		backend.failReads = false;
-		expect(boards.top("Kills").size()).toBe(2);
 	});
 
 	it("an error thrown by a custom backend's sorted is raised in every waiter and does not wedge later reads", () => {

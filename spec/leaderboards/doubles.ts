@@ -202,10 +202,19 @@ export class MemoryBackend {
 	}
 }
 
-/** A kernel that does not bind to the server's close, and boards on it. */
-export function boardsWith(options: Partial<LeaderboardOptions> & { backend?: MemoryBackend } = {}) {
+/** The library boards run on: this repository's, or a built package as a consumer place requires it. */
+export interface Library {
+	readonly attach: typeof attach;
+	readonly Kernel: typeof Kernel;
+}
+
+/** A kernel that does not bind to the server's close, and boards on it (of `library`: this repository's unless given). */
+export function boardsWith(
+	options: Partial<LeaderboardOptions> & { backend?: MemoryBackend } = {},
+	library: Library = { attach, Kernel },
+) {
 	const backend = options.backend ?? new MemoryBackend();
-	const kernel = new Kernel({ bindToClose: false });
+	const kernel = new library.Kernel({ bindToClose: false });
 	const full = {
 		Boards: { Kills: {}, BestTime: { Ascending: true } },
 		Backend: backend.asSetBackend(),
@@ -213,6 +222,6 @@ export function boardsWith(options: Partial<LeaderboardOptions> & { backend?: Me
 		...options,
 	} as LeaderboardOptions & { backend?: MemoryBackend };
 	full.backend = undefined;
-	const boards: Leaderboards = attach(kernel, full);
+	const boards: Leaderboards = library.attach(kernel, full);
 	return { kernel, boards, backend };
 }

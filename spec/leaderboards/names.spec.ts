@@ -1,20 +1,28 @@
 import { describe, expect, it } from "@rbxts/jest-globals";
-import { Entry, PlayerLookup, UserLookup } from "../../plugins/leaderboards";
+import { UserLookup } from "../../plugins/leaderboards";
 import { captureLogs, manualClock } from "../kernel/doubles";
+import { nameCases, nobodyHere, rowsOf as entries } from "./cases/names";
 import { boardsWith } from "./doubles";
 
-/** A UserService double: users 1..n exist, calls are counted, it can fail. */
+/** A UserService double: users 1..n exist (user<id>, "User <id>") and those it is told of; calls are counted, it can fail. */
 function users(existing: number) {
+	const told = new Map<number, { Username: string; DisplayName: string }>();
 	const double = {
 		calls: new Array<number[]>(),
 		results: 0,
 		fail: false,
+		tell(id: number, username: string, displayName: string) {
+			told.set(id, { Username: username, DisplayName: displayName });
+		},
 		GetUserInfosByUserIdsAsync(ids: number[]) {
 			double.calls.push([...ids]);
 			if (double.fail) error("HTTP 500");
-			const infos = ids
-				.filter((id) => id <= existing)
-				.map((id) => ({ Id: id, Username: `user${id}`, DisplayName: `User ${id}` }));
+			const infos = new Array<{ Id: number; Username: string; DisplayName: string }>();
+			for (const id of ids) {
+				const user = told.get(id);
+				if (user) infos.push({ Id: id, ...user });
+				else if (id <= existing) infos.push({ Id: id, Username: `user${id}`, DisplayName: `User ${id}` });
+			}
 			double.results += infos.size();
 			return infos;
 		},
@@ -22,46 +30,25 @@ function users(existing: number) {
 	return double as typeof double & UserLookup;
 }
 
-const nobodyHere: PlayerLookup = {
-	GetPlayerByUserId() {
-		return undefined;
-	},
-};
-
-function entries(...keys: (string | number)[]): Entry[] {
-	return keys.map((key, i) => ({ Key: tostring(key), Value: 1, Rank: i + 1 }));
-}
-
-function setup(existing = 10_000, players: PlayerLookup = nobodyHere) {
+function setup(existing = 10_000, players = nobodyHere) {
 	const time = manualClock();
 	const userService = users(existing);
 	const { boards } = boardsWith({ UserService: userService, Players: players, Clock: time.clock });
 	return { boards, userService, time };
 }
 
+describe("names(), as every NameResolver owes it (cases/names.ts)", () =>
+	nameCases(() => {
+		const userService = users(0);
+		return {
+			attach: (options) => boardsWith({ UserService: userService, Players: nobodyHere, ...options }).boards,
+			know: (id, username, displayName) => userService.tell(id, username, displayName),
+			lookups: () => userService.calls.size(),
+			fail: (failing) => (userService.fail = failing),
+		};
+	}));
+
 describe("names()", () => {
-	it("adds DisplayName and Username to entries keyed by UserId and returns the same table", () => {
-		const { boards } = setup();
-		const rows = entries(1, 2);
-		const named = boards.names(rows);
-		expect(named).toBe(rows);
-		expect(rows[0]).toEqual({ Key: "1", Value: 1, Rank: 1, DisplayName: "User 1", Username: "user1" });
-		expect(rows[1].DisplayName).toBe("User 2");
-	});
-
-	it("players in this server resolve locally, with no call", () => {
-		const here = { Name: "ada", DisplayName: "Ada" } as unknown as Player;
-		const { boards, userService } = setup(10, {
-			GetPlayerByUserId(id) {
-				return id === 7 ? here : undefined;
-			},
-		});
-		const rows = boards.names(entries(7));
-		expect(rows[0].DisplayName).toBe("Ada");
-		expect(rows[0].Username).toBe("ada");
-		expect(userService.calls.size()).toBe(0);
-	});
-
 	it("the rest share one UserService call, and results are cached", () => {
 		const { boards, userService } = setup();
 		boards.names(entries(1, 2, 3, 2));
@@ -88,13 +75,6 @@ describe("names()", () => {
 		expect(userService.results).toBe(300);
 	});
 
-	it("remembers ids with no account and never asks for them again", () => {
-		const { boards, userService } = setup(5);
-		boards.names(entries(4, 999));
-		boards.names(entries(4, 999));
-		expect(userService.calls).toEqual([[4, 999]]);
-	});
-
 	it("starts the cache over past 1,000 users", () => {
 		const { boards, userService, time } = setup();
 		for (let start = 1; start <= 1001; start += 200) {
@@ -118,13 +98,6 @@ describe("names()", () => {
 		logs.restore();
 		expect(rows[0].DisplayName).toBeUndefined();
 		expect(logs.messages("warn")[0]).toMatch("UserService lookup failed");
-	});
-
-	it("keys that are not UserIds are left alone and cost nothing", () => {
-		const { boards, userService } = setup();
-		const rows = boards.names(entries("Guild of Foxes", "npc-7", "007", "-3", "1.5"));
-		expect(userService.calls.size()).toBe(0);
-		expect(rows[0].DisplayName).toBeUndefined();
 	});
 });
 

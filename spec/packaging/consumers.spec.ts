@@ -119,15 +119,5 @@ describeGate("packages as games consume them", () => {
 				updated: "Kills: 2 entries",
 			});
 		});
-
-		it(`npm: a game's own stage imports @rbxts/leaderboards/extend, compiled with ${compiler}`, () => {
-			const server = gate!.newServer(`dist/consumers/${consumer}/default.project.json`);
-			const stage = server.game
-				.GetService("ServerScriptService")
-				.WaitForChild("Game")
-				.WaitForChild("stage") as ModuleScript;
-			const result = (server.require(stage) as { run: () => object }).run();
-			expect(result).toEqual({ top: ["1. guild-b=7", "2. guild-a=5"], guildA: 5 });
-		});
 	}
 });

@@ -2,6 +2,7 @@
 import { boardsOf } from "../boards.mjs";
 import { count, table } from "../output.mjs";
 
+/** @param {import("../main.mjs").Context} context */
 export async function boards({ cloud, manifest, values, print }) {
 	const layout = await manifest.layout();
 	const now = cloud.now();
@@ -22,8 +23,8 @@ export async function boards({ cloud, manifest, values, print }) {
 			keepBest: config.KeepBest === true,
 			reset: board.reset ?? null,
 			resetOffset: board.rule ? board.rule.ResetOffset : null,
-			weekStart: board.reset === "Weekly" ? board.rule.WeekStart : null,
-			current: board.period("current", now),
+			weekStart: board.reset === "Weekly" ? (board.rule?.WeekStart ?? null) : null,
+			current: /** @type {{ id: string | null | undefined, store: string }} */ (board.period("current", now)),
 			previous: board.rule ? board.period("previous", now) : null,
 			periods: board.rule && values.periods ? await manifest.periods(board.storage) : null,
 		};

@@ -3,18 +3,28 @@
 // have come between the best and the worst stored number (two extra requests).
 import { createWriteStream } from "node:fs";
 import { BoardError, boardNamed } from "../boards.mjs";
+import { CONTRACT } from "../contract.mjs";
 import { Progress, count } from "../output.mjs";
 
+/** @param {string} text */
 const csvCell = (text) => (/[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
 
+/** @param {import("../main.mjs").Context} context */
 export async function exportBoard({ cloud, manifest, args, values, note, stdout }) {
 	if (!values.format) throw new BoardError("export needs --format csv or --format json");
 	const board = boardNamed(await manifest.layout(), cloud, args.board);
 	board.checkReadable();
 	const period = board.period(values.period, cloud.now());
 	const file = values.output ? createWriteStream(values.output) : undefined;
+	/** @type {NodeJS.WritableStream} */
 	const sink = file ?? stdout;
-	const write = (text) => (sink.write(text) ? undefined : new Promise((resolve) => sink.once("drain", resolve)));
+	/**
+	 * Resolves when the sink takes more (at once, or once it drains).
+	 * @param {string} text
+	 * @returns {Promise<void> | undefined}
+	 */
+	const write = (text) =>
+		sink.write(text) ? undefined : new Promise((resolve) => sink.once("drain", () => resolve()));
 	const progress = new Progress(`export ${board.name}${period.id ? ` ${period.id}` : ""}`);
 	const range = progress.live ? await board.range(period.store) : undefined;
 	const json = values.format === "json";
@@ -24,7 +34,7 @@ export async function exportBoard({ cloud, manifest, args, values, note, stdout 
 			: "rank,user,value,stored\n",
 	);
 	let rows = 0;
-	const pageSize = 100;
+	const pageSize = CONTRACT.PageSize;
 	for await (const row of board.rows(period.store, { pageSize })) {
 		rows += 1;
 		const ranked = { rank: rows, ...row };
@@ -37,12 +47,15 @@ export async function exportBoard({ cloud, manifest, args, values, note, stdout 
 		progress.update({
 			rows,
 			pages: Math.ceil(rows / pageSize),
-			fraction: spread ? Math.abs(range.best - row.stored) / spread : undefined,
+			fraction: range && spread ? Math.abs(range.best - row.stored) / spread : undefined,
 		});
 	}
 	if (json) await write(`${rows > 0 ? "\n" : ""}]}\n`);
 	progress.done();
-	if (file) await new Promise((resolve, reject) => file.end((error) => (error ? reject(error) : resolve())));
+	if (file)
+		await new Promise((resolve, reject) =>
+			file.end(/** @param {Error | null} [error] */ (error) => (error ? reject(error) : resolve(undefined))),
+		);
 	note(`exported ${count(rows, "row")} of ${period.store}${values.output ? ` to ${values.output}` : ""}`);
 	return 0;
 }

@@ -2,6 +2,7 @@
 import { boardNamed } from "../boards.mjs";
 import { formatNumber } from "../output.mjs";
 
+/** @param {import("../main.mjs").Context} context */
 export async function rank({ cloud, manifest, args, values, print, warn }) {
 	const board = boardNamed(await manifest.layout(), cloud, args.board);
 	board.checkReadable();

@@ -2,6 +2,7 @@
 import { BoardError, boardNamed } from "../boards.mjs";
 import { confirm, count, formatNumber } from "../output.mjs";
 
+/** @param {import("../main.mjs").Context} context */
 export async function remove({ cloud, manifest, args, values, print, say, warn, stdin, stderr }) {
 	const board = boardNamed(await manifest.layout(), cloud, args.board);
 	board.checkReadable();

@@ -2,6 +2,7 @@
 import { boardsOf } from "../boards.mjs";
 import { formatNumber, table } from "../output.mjs";
 
+/** @param {import("../main.mjs").Context} context */
 export async function show({ cloud, manifest, args, print, warn }) {
 	const boards = [...boardsOf(await manifest.layout(), cloud).values()].sort((a, b) => (a.name < b.name ? -1 : 1));
 	const rows = [];

@@ -2,6 +2,7 @@
 import { boardNamed } from "../boards.mjs";
 import { formatNumber, table } from "../output.mjs";
 
+/** @param {import("../main.mjs").Context} context */
 export async function top({ cloud, manifest, args, values, print }) {
 	const board = boardNamed(await manifest.layout(), cloud, args.board);
 	board.checkReadable();

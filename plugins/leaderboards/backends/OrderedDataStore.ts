@@ -1,5 +1,5 @@
 import { Players as PlayersService } from "@rbxts/services";
-import { Backend, BackendCall, BackendRange, BackendRow } from "../contracts";
+import { Backend, BackendCall, BackendRange, BackendRow, CONTRACT } from "../contracts";
 import { OrderedBudgets, OrderedStores } from "./ordered/budgets";
 import { ExperienceShare, RequestKind } from "./ordered/share";
 
@@ -8,7 +8,7 @@ export { OrderedStores } from "./ordered/budgets";
 /** DataStore keys and store names: 50 characters at most. */
 export const MAX_KEY_LENGTH = 50;
 /** GetSortedAsync pages hold at most 100 rows; BatchGetAsync takes at most 100 keys. */
-export const PAGE_SIZE = 100;
+export const PAGE_SIZE = CONTRACT.PageSize;
 
 /** OrderedList requests around() spends (two value-bounded GetSortedAsync pages)... */
 export const AROUND_COST = 2;

@@ -58,9 +58,6 @@ export interface ShutdownResult {
 	readonly Error?: string;
 }
 
-export const DEADLINE_EXCEEDED = "leaderboard shutdown deadline exceeded";
-export const NO_PROGRESS = "leaderboard shutdown flush made no progress";
-
 /** What one flush window did. */
 export interface WindowSummary {
 	/** Writes attempted. */

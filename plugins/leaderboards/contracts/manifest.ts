@@ -1,44 +1,8 @@
 import { Board } from "./board";
 
-// The manifest (docs/manifest.md, the contract a tool outside the game reads): its records, and what
-// the stages ask of it (the runtime that reads and writes it: core/manifest.ts).
-
-/** periods:<Storage>: every period of a Reset board that was ever written, ascending. */
-export interface PeriodsRecord {
-	Version: number;
-	Ids: string[];
-}
-
-/** erasure:<key>; Holder and Until are the lease of the server working on it. */
-export interface ErasureRecord {
-	Version: number;
-	Key: string;
-	Requested: number;
-	State: "pending" | "done";
-	Removed: string[];
-	Remaining: string[];
-	Holder?: string;
-	Until?: number;
-	Finished?: number;
-}
-
-/** erasures: the keys with an erasure not done, which any server resumes. */
-export interface ErasureIndex {
-	Version: number;
-	Pending: string[];
-}
-
-/** rewards:<Storage>@<id>: a finished period's handler; Holder and Until its lease (or, with no Holder, its retry time). */
-export interface RewardsRecord {
-	Version: number;
-	State: "running" | "done";
-	Holder?: string;
-	Until: number;
-	IdempotencyKey: string;
-	Attempts: number;
-	Error?: string;
-	Finished?: number;
-}
+// The manifest (docs/manifest.md, the contract a tool outside the game reads): what the stages ask of
+// it (the runtime that reads and writes it: core/manifest.ts). Its records' shapes are the contract
+// with tools outside the game (./outside, generated from outside/contract.json).
 
 /**
  * The manifest's store and its records. Reads skip GetAsync's cache (another server's write must be

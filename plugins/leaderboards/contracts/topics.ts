@@ -1,6 +1,11 @@
 import { ErasureReport } from "./durable";
 import { Entry, ShutdownResult, WindowSummary } from "./entries";
 
+/** ShutdownResult.Error when the drain ran out of ShutdownSeconds, carried by Leaderboard.Drained. */
+export const DEADLINE_EXCEEDED = "leaderboard shutdown deadline exceeded";
+/** ShutdownResult.Error when a drain's windows in a row wrote nothing to a store that accepts nothing. */
+export const NO_PROGRESS = "leaderboard shutdown flush made no progress";
+
 /** Bus topics. Updated is the public one; the others tell the stages' story to games, specs and the demo. */
 export const Topics = {
 	/** (name, entries, period): a top() read refreshed the cache from the backend; period is the period id, nil on an all-time board. Failed reads publish nothing. */

@@ -1,3 +1,5 @@
+import { Settings } from "../contracts";
+
 /** After a window with failures, or one the request budget left empty, the drain waits this long before the next. */
 export const FAILURE_PAUSE = 0.25;
 /** Each further window in a row with failures multiplies the pause by this much... */
@@ -42,4 +44,14 @@ export function drainReserve(pending: number, perMinute: number, shutdownSeconds
 	if (shutdownSeconds <= 0) return 0;
 	const short = math.ceil(pending - (perMinute / 60) * shutdownSeconds * REFILL_PART);
 	return short > 0 && short <= perMinute * RESERVE_PART ? short : 0;
+}
+
+/**
+ * The longest a value submitted now takes to land or be given up on: the wait for its window
+ * (FlushSeconds), then its write's RequestSeconds and the hold past it (RequestSeconds more). A read
+ * that must see every value submitted before a moment (a period's final standings, an erasure's
+ * sweep) comes at least this long after it.
+ */
+export function landingSeconds(settings: Settings): number {
+	return settings.FlushSeconds + 2 * settings.RequestSeconds;
 }

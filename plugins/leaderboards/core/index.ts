@@ -18,4 +18,3 @@ export * from "./encodings/big";
 export * from "./encodings/earliest";
 export * from "./manifest";
 export * from "./bucket";
-export * from "./landing";

@@ -1,12 +1,14 @@
 import { HttpService } from "@rbxts/services";
 import { Kernel, SingleFlight, within } from "../../../kernel";
-import { Board, Manifest as ManifestContract, PeriodsRecord, Settings } from "../contracts";
+import { Board, CONTRACT, Manifest as ManifestContract, PeriodsRecord, Settings } from "../contracts";
 
 // The manifest (docs/manifest.md, the contract a tool outside the game reads): one standard
 // DataStore, StorePrefix .. "Manifest", holding the game's layout, the periods each board wrote,
-// erasures and period ends. Every read and write of it goes through here.
+// erasures and period ends. Every read and write of it goes through here. Its names and record shapes
+// are the contract's (contracts/outside/contract.json), which the moderation tool reads too.
 
-export const MANIFEST_VERSION = 1;
+export const MANIFEST_VERSION = CONTRACT.Version;
+const { Keys } = CONTRACT.Names;
 
 /** A record with a lease: free when nobody holds it, its holder's time ran out, or this server holds it. */
 export function leaseFree(record: { Holder?: string; Until?: number } | undefined, me: string, now: number): boolean {
@@ -88,7 +90,7 @@ export class Manifest implements ManifestContract {
 	}
 
 	periods(board: Board): string[] | undefined {
-		const [ok, value] = this.read(`periods:${board.storageFor(undefined)}`);
+		const [ok, value] = this.read(Keys.Periods + board.storageFor(undefined));
 		if (!ok) return undefined;
 		const ids = recordOf<PeriodsRecord>(value, "Ids")?.Ids ?? [];
 		const known = this.knownOf(board);
@@ -116,7 +118,7 @@ export class Manifest implements ManifestContract {
 		const same = (old: unknown) =>
 			recordOf<{ Boards: unknown }>(old, "Boards") !== undefined &&
 			HttpService.JSONEncode((old as { Boards: unknown }).Boards) === fresh;
-		const [ok, stored] = this.read("layout");
+		const [ok, stored] = this.read(Keys.Layout);
 		if (!ok) return false;
 		if (same(stored)) return true;
 		const layout = {
@@ -125,7 +127,7 @@ export class Manifest implements ManifestContract {
 			Updated: this.now(),
 			Boards: boards,
 		};
-		const [written] = this.update("layout", (old) => (same(old) ? undefined : layout));
+		const [written] = this.update(Keys.Layout, (old) => (same(old) ? undefined : layout));
 		return written;
 	}
 
@@ -133,7 +135,7 @@ export class Manifest implements ManifestContract {
 		const ids = this.periods(board);
 		if (ids === undefined) return false;
 		if (ids.includes(id)) return true;
-		const [ok] = this.update(`periods:${board.storageFor(undefined)}`, (old) => {
+		const [ok] = this.update(Keys.Periods + board.storageFor(undefined), (old) => {
 			const stored = recordOf<PeriodsRecord>(old, "Ids")?.Ids ?? [];
 			if (stored.includes(id)) return undefined;
 			const union = [...stored, id];
@@ -155,7 +157,7 @@ export class Manifest implements ManifestContract {
 	}
 
 	private dataStore(): DataStore {
-		this.opened ??= this.settings.dataStores.GetDataStore(`${this.settings.storePrefix}Manifest`);
+		this.opened ??= this.settings.dataStores.GetDataStore(this.settings.storePrefix + CONTRACT.Names.ManifestStore);
 		return this.opened;
 	}
 

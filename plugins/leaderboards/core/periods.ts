@@ -1,4 +1,4 @@
-import { Period, PeriodRule, ResetSchedule, Weekday } from "../contracts";
+import { CONTRACT, Period, PeriodRule, ResetSchedule, Weekday } from "../contracts";
 
 // The period rule: which period a moment belongs to on a board that resets,
 // and where that period's values are stored. The Queue (on submit) and the
@@ -13,18 +13,10 @@ import { Period, PeriodRule, ResetSchedule, Weekday } from "../contracts";
 // starts of months and years are built with plain day arithmetic, not
 // os.time(table), whose time zone differs between Lua hosts.
 
-export const RESET_SCHEDULES: ReadonlyArray<ResetSchedule> = ["Hourly", "Daily", "Weekly", "Monthly", "Yearly"];
+export const RESET_SCHEDULES: ReadonlyArray<ResetSchedule> = CONTRACT.Periods.Resets;
 
 /** Week days in os.date's order (wday 1 is Sunday). */
-export const WEEKDAYS: ReadonlyArray<Weekday> = [
-	"Sunday",
-	"Monday",
-	"Tuesday",
-	"Wednesday",
-	"Thursday",
-	"Friday",
-	"Saturday",
-];
+export const WEEKDAYS: ReadonlyArray<Weekday> = CONTRACT.Periods.Weekdays;
 
 const DAY = 86400;
 const HOUR = 3600;
@@ -42,10 +34,10 @@ export const LONGEST_PERIOD: Record<ResetSchedule, number> = {
 export const PERIOD_ID_LENGTH = 13;
 
 /** What precedes a storage name in a store's name unless the game names another: "CKBoard_Kills". */
-export const DEFAULT_PREFIX = "CKBoard_";
+export const DEFAULT_PREFIX = CONTRACT.Names.StorePrefix;
 
 /** Between a board name and its period id in a storage name: "Kills@2026-12-06". */
-export const PERIOD_SEPARATOR = "@";
+export const PERIOD_SEPARATOR = CONTRACT.Names.PeriodSeparator;
 
 /** Where a board's values for a period are stored: the board name itself for an all-time board. */
 export function storageName(board: string, periodId?: string): string {

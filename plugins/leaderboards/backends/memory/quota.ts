@@ -1,7 +1,8 @@
+import { CONTRACT } from "../../contracts";
 import { refilled } from "../../core";
 
 /** What each user adds to the experience's request-unit quota a minute (1000 + 120 x users). */
-export const UNITS_PER_USER = 120;
+export const UNITS_PER_USER = CONTRACT.Budgets.MemoryStore[1];
 /**
  * The part of this server's share kept for reads (top, scores, around); writes have the rest.
  * Writes also take the read bucket's units above half of it, so a server that reads little writes

@@ -1,4 +1,4 @@
-import { Encoding } from "../../contracts";
+import { CONTRACT, Encoding } from "../../contracts";
 import { MAX_DOUBLE } from "./encoding";
 
 // Any finite double as an integer within ±2^53, in order: its binary exponent
@@ -7,10 +7,10 @@ import { MAX_DOUBLE } from "./encoding";
 // 2098 exponents (subnormals included) x 2^41 mantissas = 4.6e15 codes < 2^53.
 
 /** Mantissa steps an exponent holds: 2^41 (the leading bit is implied). */
-const STEP = 2 ** 41;
+const STEP = CONTRACT.Encodings.Big.Step;
 /** frexp's exponents: 0.5 x 2^-1073 is the smallest subnormal, (1 - 2^-53) x 2^1024 the largest double. */
-const LOWEST = -1073;
-const HIGHEST = 1024;
+const LOWEST = CONTRACT.Encodings.Big.LowestExponent;
+const HIGHEST = CONTRACT.Encodings.Big.HighestExponent;
 /** The largest code: MAX_DOUBLE's. */
 export const BIG_TOP = (HIGHEST - LOWEST + 1) * STEP;
 
@@ -51,7 +51,7 @@ export function decodeBig(code: number): number {
 /** Values = "Big" on a store of integers (OrderedDataStores): any finite number, 42 significant bits. */
 export const big: Encoding = {
 	Kind: "Big",
-	Tag: "#Big",
+	Tag: CONTRACT.Encodings.Big.Tag,
 	Limit: MAX_DOUBLE,
 	Integers: false,
 	Identity: false,

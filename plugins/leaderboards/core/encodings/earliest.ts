@@ -1,22 +1,15 @@
 import { MAX_EXACT_INTEGER } from "../merge/rule";
-import { Encoding, ResetSchedule } from "../../contracts";
+import { CONTRACT, Encoding, ResetSchedule } from "../../contracts";
 
 /**
  * Ticks (seconds) a tie-break folds in, by the span a board's values live in: a
  * power of ten past the longest period, so a stored number reads as the value's
  * digits followed by the time's, and a write after its period ends still has room.
  */
-export const TIE_SPANS: Record<ResetSchedule | "AllTime", number> = {
-	Hourly: 1e4,
-	Daily: 1e5,
-	Weekly: 1e6,
-	Monthly: 1e7,
-	Yearly: 1e8,
-	AllTime: 1e9,
-};
+export const TIE_SPANS: Record<ResetSchedule | "AllTime", number> = CONTRACT.Encodings.Earliest.Spans;
 
 /** An all-time board counts time from 2025-01-01 00:00 UTC; its 10^9 s run to 2056-09-09. */
-export const TIE_EPOCH = 1_735_689_600;
+export const TIE_EPOCH = CONTRACT.Encodings.Earliest.Epoch;
 
 /**
  * TieBreak = "Earliest": the stored number is value x span + the time, the time
@@ -27,7 +20,7 @@ export const TIE_EPOCH = 1_735_689_600;
 export function earliest(ascending: boolean, span: number): Encoding {
 	return {
 		Kind: "Earliest",
-		Tag: "#Earliest",
+		Tag: CONTRACT.Encodings.Earliest.Tag,
 		Limit: math.floor(MAX_EXACT_INTEGER / span) - 1,
 		Integers: true,
 		Identity: false,

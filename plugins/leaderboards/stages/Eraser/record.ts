@@ -1,13 +1,13 @@
-import { ErasureIndex, ErasureRecord, ErasureReport } from "../../contracts";
+import { CONTRACT, ErasureIndex, ErasureRecord, ErasureReport } from "../../contracts";
 import { MANIFEST_VERSION, recordOf } from "../../core";
 
 // The erasure's records as docs/manifest.md lays them out: erasure:<key> and the erasures index.
 
-export const INDEX_KEY = "erasures";
+export const INDEX_KEY = CONTRACT.Names.Keys.Erasures;
 
 /** The record's key in the manifest. */
 export function recordKey(key: string): string {
-	return `erasure:${key}`;
+	return CONTRACT.Names.Keys.Erasure + key;
 }
 
 /** The record read back, or undefined when there is none (or it is not an erasure record). */

@@ -1,5 +1,5 @@
 import { Logger, Priority, sleep, within } from "../../../../kernel";
-import { ErasureRecord, StageContext, Topics } from "../../contracts";
+import { CONTRACT, ErasureRecord, StageContext, Topics } from "../../contracts";
 import { landingSeconds, leaseFree } from "../../core";
 import { INDEX_KEY, erasureOf, indexWith, recordKey, reportOf, unplanned } from "./record";
 import { Target, byName, targetsOf } from "./targets";
@@ -7,9 +7,9 @@ import { Target, byName, targetsOf } from "./targets";
 const log = Logger.scope("Leaderboards");
 
 /** Seconds an erasure's lease lasts: a holder that died is replaced this long after its last renewal. */
-export const ERASURE_LEASE_SECONDS = 60;
+export const ERASURE_LEASE_SECONDS = CONTRACT.Leases.Seconds;
 /** The holder writes its progress (and renews the lease) this often. */
-export const PROGRESS_SECONDS = 20;
+export const PROGRESS_SECONDS = CONTRACT.Leases.ProgressSeconds;
 /** A remove the store refused (its budget) or that failed is tried again this much later. */
 export const REMOVE_RETRY_SECONDS = 2;
 /** Removes an erasure leaves in the store's budget for remove() and the game's own. */

@@ -1,6 +1,7 @@
 import { Logger, Priority, sleep, within } from "../../../../kernel";
 import {
 	Board,
+	CONTRACT,
 	Entry,
 	Period,
 	PeriodEndHandler,
@@ -52,7 +53,7 @@ export class PeriodRun {
 		private readonly period: Period,
 		private readonly stopped: () => boolean,
 	) {
-		this.key = `rewards:${registration.board.storageFor(period.Id)}`;
+		this.key = CONTRACT.Names.Keys.Rewards + registration.board.storageFor(period.Id);
 	}
 
 	/** Yields, through the handler when this server runs it. */

@@ -1,4 +1,4 @@
-import { ReplicateConfig } from "../contracts";
+import { ReplicateConfig } from "./contracts";
 import { checkKeys, fail, keysOf, positiveInteger } from "./checks";
 
 /** Rows a replicated board sends unless told (BoardConfig.Replicate.Rows). */
