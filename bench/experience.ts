@@ -10,6 +10,7 @@ import type { Kernel } from "../kernel";
 import type { Backend, Entry, LeaderboardOptions, Leaderboards } from "../plugins/leaderboards";
 import { GateServer, HeadlessGate } from "../spec/gate/control";
 import { count, counted, decimal } from "../spec/gate/format";
+import { FreshnessFigures, FreshnessWatch } from "../spec/gate/freshness";
 import { LEAN } from "../spec/gate/servers";
 import { BenchRow } from "./measure";
 
@@ -41,9 +42,13 @@ export interface ExperienceFigures {
 	/** Ordered list requests a minute for top pages (around()'s left out), and the one-a-board-a-refresh goal. */
 	readonly topListsPerMinute: number;
 	readonly listGoalPerMinute: number;
-	/** Seconds from a submit that entered the top 10 to every other server's page showing it: p99, over how many. */
+	/**
+	 * Records (a submit that entered the top 10) by the rule the demo shares (spec/gate/freshness.ts): seen
+	 * on every other server's page, never seen (at their age when play stopped), displaced, superseded;
+	 * seconds to every other server's page, p99 over the seen and never-seen ones.
+	 */
+	readonly records: FreshnessFigures;
 	readonly freshnessP99: number;
-	readonly sightings: number;
 	/** MemoryStore request units spent after the first minute, as a part of the experience's quota then. */
 	readonly memoryShare: number;
 	/** MessagingService: messages published, copies refused by the receive limits. */
@@ -73,8 +78,7 @@ interface Running {
 	readonly kernel: Kernel;
 	readonly boards: Leaderboards<string>;
 	readonly players: Player[];
-	/** Records this server has yet to show: key -> [value, submitted at]. */
-	readonly unseen: Map<string, [number, number]>;
+	readonly index: number;
 }
 
 function moduleOf(server: GateServer, ...path: string[]): ModuleScript {
@@ -105,7 +109,7 @@ class TopTen {
 /** One experience played for size.minutes and closed: what the gate saw. */
 export class ExperienceRun {
 	private readonly servers = new Array<Running>();
-	private readonly sightings = new Array<number>();
+	private readonly freshness: FreshnessWatch;
 	private readonly best = new Map<string, number>();
 	private readonly top = new TopTen();
 	private readonly around = { calls: 0, answered: 0 };
@@ -119,7 +123,9 @@ export class ExperienceRun {
 		private readonly gate: HeadlessGate,
 		private readonly size: ExperienceSize,
 		private readonly design: Design,
-	) {}
+	) {
+		this.freshness = new FreshnessWatch(VISIBLE, () => gate.now());
+	}
 
 	run(): ExperienceFigures {
 		const { gate, size } = this;
@@ -138,10 +144,7 @@ export class ExperienceRun {
 		task.wait(size.minutes * 60 - WARMUP);
 		this.playing = false;
 		const ended = gate.now();
-		for (const running of this.servers) {
-			for (const [, [, at]] of running.unseen) this.sightings.push(ended - at);
-			running.unseen.clear();
-		}
+		this.freshness.stop();
 		const minutes = (ended - started) / 60;
 		const memoryUnits = gate.memoryStore.units() - units;
 		const quota = (gate.memoryStore.quota().requestUnits * (gate.now() - measured)) / 60;
@@ -162,8 +165,7 @@ export class ExperienceRun {
 		const stored = gate.dataStore.snapshot("CKBoard_Kills");
 		let missing = 0;
 		for (const [key, value] of this.best) if ((stored.get(key) ?? -1) < value) missing += 1;
-		this.sightings.sort((a, b) => a < b);
-		const p99 = this.sightings[math.max(0, math.ceil(0.99 * this.sightings.size()) - 1)] ?? 0;
+		const records = this.freshness.figures();
 		const counts = gate.messaging.counts();
 		return {
 			design,
@@ -177,8 +179,8 @@ export class ExperienceRun {
 			topListsPerMinute: this.topLists / minutes,
 			incompleteDrains: this.incomplete,
 			listGoalPerMinute: (3 * 60) / CACHE_SECONDS,
-			freshnessP99: p99,
-			sightings: this.sightings.size(),
+			records,
+			freshnessP99: records.p99 ?? 0,
 			memoryShare,
 			published: counts.published,
 			messagesRefused: counts.overTopic + counts.overExperience,
@@ -212,22 +214,12 @@ export class ExperienceRun {
 			Backend: backend,
 			SharePages: design === "ours",
 		});
-		const running: Running = { server, kernel, boards, players, unseen: new Map() };
+		const running: Running = { server, kernel, boards, players, index };
 		kernel.Bus.subscribe("Leaderboard.Updated", (_, board, entries) => {
-			if (board === "Kills") this.seen(running, entries as Entry[]);
+			if (board === "Kills") this.freshness.page(index, entries as Entry[]);
 		});
 		kernel.start();
 		return running;
-	}
-
-	private seen(running: Running, entries: Entry[]) {
-		for (const entry of entries) {
-			const record = running.unseen.get(entry.Key);
-			if (record && entry.Value >= record[0]) {
-				this.sightings.push(this.gate.now() - record[1]);
-				running.unseen.delete(entry.Key);
-			}
-		}
 	}
 
 	// Every 5 s each player scores (kills grow by 0-3), every 10 s asks top() (the page, 100 rows: a
@@ -264,7 +256,9 @@ export class ExperienceRun {
 		if (!this.top.enters(key, kills)) return;
 		const at = this.gate.now();
 		if (at - this.started < WARMUP || this.size.minutes * 60 - (at - this.started) < SETTLE) return;
-		for (const other of this.servers) if (other !== running) other.unseen.set(key, [kills, at]);
+		const others = new Array<number>();
+		for (const other of this.servers) if (other !== running) others.push(other.index);
+		this.freshness.record(key, kills, at, others);
 	}
 
 	// Each player befriends a few players of other servers (friendships are mutual).
@@ -318,7 +312,7 @@ export function heldGoals(f: ExperienceFigures): boolean {
 		f.around.answered >= 0.9 * f.around.calls &&
 		f.friends.answered === f.friends.calls &&
 		f.topListsPerMinute <= f.listGoalPerMinute &&
-		f.sightings > 0 &&
+		f.records.seen + f.records.neverSeen > 0 &&
 		f.freshnessP99 <= 5 &&
 		f.memoryShare <= 0.1 &&
 		f.messagesRefused === 0
@@ -333,7 +327,8 @@ function cell(f: ExperienceFigures): string {
 		`${count(f.throttled)} throttled (${count(f.experienceThrottled)} at the experience), ` +
 		`${count(f.missing)}/${count(f.bests)} bests missing, around() ${percent(f.around.answered, f.around.calls)} ` +
 		`and friends() ${percent(f.friends.answered, f.friends.calls)} answered, ` +
-		`${decimal(f.topListsPerMinute, 1)} top-page lists a minute, records seen in ${decimal(f.freshnessP99, 1)} s (p99 of ${count(f.sightings)}), ` +
+		`${decimal(f.topListsPerMinute, 1)} top-page lists a minute, a record on every server in ${decimal(f.freshnessP99, 1)} s ` +
+		`(p99 of ${count(f.records.seen + f.records.neverSeen)}, ${count(f.records.neverSeen)} never seen; ${count(f.records.displaced)} displaced), ` +
 		`MemoryStore ${percent(f.memoryShare, 1)} of the quota, ${counted(f.published, "message")} (${count(f.messagesRefused)} refused)`
 	);
 }

@@ -12,6 +12,7 @@ import {
 } from "../../plugins/leaderboards";
 import { GateServer, HeadlessGate } from "../../spec/gate/control";
 import { count } from "../../spec/gate/format";
+import { FreshnessFigures } from "../../spec/gate/freshness";
 import { Tracker } from "./totals";
 
 /** What to simulate. */
@@ -119,27 +120,11 @@ export interface Totals {
 	 */
 	peakUse: { read: number; write: number; list: number; memory: number };
 	/** Records (a Kills value entering the visible top) and how long until every server's page showed one. */
-	records: Freshness;
+	records: FreshnessFigures;
 	/** The gate's Luau heap at its largest so far, in megabytes (garbage not yet collected included). */
 	heapMegabytes: number;
 }
 
-/** Records on the Kills board: from the submit to every server's page showing it. */
-export interface Freshness {
-	landed: number;
-	/** Replaced by a better value of the same key before every server showed them. */
-	superseded: number;
-	/** Seen on every server. */
-	seen: number;
-	/** Not seen everywhere after RECORD_WAIT seconds (pushed off a page, or a message lost and no refresh yet). */
-	late: number;
-	/** Still waiting at the end of the run. */
-	pending: number;
-	/** Seconds from the submit to the last server showing it: median, 99th percentile, worst; undefined before any. */
-	p50?: number;
-	p99?: number;
-	max?: number;
-}
 export interface Frame {
 	readonly counters: Counters;
 	/** Scale mode: the experience's totals. */
@@ -439,6 +424,7 @@ export function simulate(gate: HeadlessGate, config: SimulationConfig, onFrame?:
 		}
 		if (onFrame && second % 15 === 0) onFrame(frame(second));
 	}
+	tracker.stop();
 	if (onFrame && seconds % 15 !== 0) onFrame(frame(seconds));
 
 	// Close every server at once, as a shutdown of the universe would.

@@ -1,16 +1,15 @@
 import type { Kernel } from "../../kernel";
 import { Entry, Topics } from "../../plugins/leaderboards";
 import { HeadlessGate } from "../../spec/gate/control";
-import type { Freshness, Totals } from "./simulation";
+import { FreshnessWatch } from "../../spec/gate/freshness";
+import type { Totals } from "./simulation";
 
 /** The board whose records the demo times (all-time, keep-best, descending). */
 const BOARD = "Kills";
-/** A record not on every server's page this long after its submit counts as late. */
-export const RECORD_WAIT = 120;
 /** Samples (one a second) in the window the budgets' use is measured over. */
 const MINUTE = 60;
-/** Rows of each server's last Kills page kept, to know what a server shows when a record lands: the visible top. */
-const KEPT = 10;
+/** Kills' visible top (VisibleTop, the default): a record is a value that entered it. */
+const VISIBLE_TOP = 10;
 /** The experience-level throttle errors, by request type (spec/gate/engine/datastore.luau). */
 const KINDS = [
 	"OrderedRead",
@@ -23,19 +22,6 @@ const KINDS = [
 	"StandardRemove",
 ];
 
-interface Timed {
-	readonly key: string;
-	readonly value: number;
-	readonly submitted: number;
-	/** Servers whose page has shown it. */
-	readonly seen: Set<number>;
-}
-
-function percentile(sorted: ReadonlyArray<number>, share: number): number | undefined {
-	if (sorted.isEmpty()) return undefined;
-	return sorted[math.clamp(math.ceil(share * sorted.size()), 1, sorted.size()) - 1];
-}
-
 /**
  * Watches the experience from outside, changing nothing the game does: every
  * server's Leaderboard.Record (a Kills value that entered the visible top and
@@ -45,12 +31,9 @@ function percentile(sorted: ReadonlyArray<number>, share: number): number | unde
  * the same figures with or without it.
  */
 export class Tracker {
-	private readonly pending = new Array<Timed>();
-	private readonly times = new Array<number>();
-	private readonly shown = new Array<ReadonlyArray<Entry>>();
-	private landed = 0;
-	private superseded = 0;
-	private late = 0;
+	// Records and every server's page, by the rule the demo and the bench share (spec/gate/freshness.ts).
+	private readonly freshness: FreshnessWatch;
+	private readonly servers = new Array<number>();
 	private refreshes = 0;
 	private readonly refreshedAt = new Map<string, number>();
 	private readonly peak = { read: 0, write: 0, list: 0, memory: 0 };
@@ -64,29 +47,32 @@ export class Tracker {
 		private readonly pagesMap: string,
 		/** When a user's kill count `value` was submitted (virtual seconds), if known. */
 		private readonly submittedAt: (key: string, value: number) => number | undefined,
-	) {}
+	) {
+		this.freshness = new FreshnessWatch(VISIBLE_TOP, () => gate.now());
+	}
 
 	/** Follows one server's boards: its records and what its pages show. */
 	watch(index: number, kernel: Kernel) {
-		this.shown[index] = [];
+		this.servers.push(index);
 		kernel.Bus.subscribe(Topics.Record, (_, board, key, value, period) => {
-			if (board === BOARD && period === undefined) this.record(key, value);
+			if (board !== BOARD || period !== undefined) return;
+			// A record is timed from its submit until every server's page shows it.
+			const submitted = this.submittedAt(key, value);
+			if (submitted !== undefined) this.freshness.record(key, value, submitted, this.servers);
 		});
 		kernel.Bus.subscribe(Topics.Updated, (_, board, entries, period) => {
 			if (board !== BOARD || period !== undefined) return;
-			const top = new Array<Entry>();
-			for (const entry of entries) if (top.size() < KEPT) top.push(entry);
-			this.shown[index] = top;
-			if (!this.pending.isEmpty()) this.show(index, entries);
+			const rows = new Array<{ Key: string; Value: number }>();
+			for (const entry of entries as Entry[]) if (entry.Value !== undefined) rows.push(entry);
+			this.freshness.page(index, rows);
 		});
 	}
 
 	/**
 	 * Once a virtual second while the game runs (`online` players): the shared pages' refreshes, the
-	 * requests of the last minute against the experience's limits (their peak), records gone late.
+	 * requests of the last minute against the experience's limits (their peak).
 	 */
 	sample(online: number) {
-		const now = this.gate.now();
 		this.heap = math.max(this.heap, this.gate.heapKilobytes());
 		for (const [store, item] of this.gate.memoryStore.hashSnapshot(this.pagesMap)) {
 			const at = (item as { at?: number }).at;
@@ -120,11 +106,11 @@ export class Tracker {
 		// MemoryStore's request units a minute, 1,000 + 120 x users (memoryStore.quota() would refill its bucket:
 		// watching must not change the run).
 		peak.memory = math.max(peak.memory, share(sample.memory, first?.memory ?? 0, 1000 + 120 * online));
-		for (let i = this.pending.size() - 1; i >= 0; i--)
-			if (now - this.pending[i].submitted > RECORD_WAIT) {
-				this.pending.remove(i);
-				this.late += 1;
-			}
+	}
+
+	/** Play stopped (before the close): a record no server's page showed yet is never seen, at its age now. */
+	stop() {
+		this.freshness.stop();
 	}
 
 	/** The totals now. */
@@ -134,7 +120,7 @@ export class Tracker {
 		let experience = 0;
 		for (const kind of KINDS) experience += gate.dataStore.dropped(`${kind}ExperienceThrottled`);
 		return {
-			servers: this.shown.size(),
+			servers: this.servers.size(),
 			lists: gate.dataStore.calls("GetSortedAsync") + gate.dataStore.calls("AdvanceToNextPageAsync"),
 			reads: gate.dataStore.calls("GetAsync") + gate.dataStore.calls("BatchGetAsync"),
 			memoryCalls: gate.memoryStore.calls(),
@@ -152,65 +138,7 @@ export class Tracker {
 			droppedExperience: experience,
 			peakUse: { ...this.peak },
 			heapMegabytes: math.max(this.heap, gate.heapKilobytes()) / 1024,
-			records: this.freshness(),
+			records: this.freshness.figures(),
 		};
-	}
-
-	private freshness(): Freshness {
-		const sorted = [...this.times];
-		sorted.sort((a, b) => a < b);
-		return {
-			landed: this.landed,
-			superseded: this.superseded,
-			seen: sorted.size(),
-			late: this.late,
-			pending: this.pending.size(),
-			p50: percentile(sorted, 0.5),
-			p99: percentile(sorted, 0.99),
-			max: sorted.isEmpty() ? undefined : sorted[sorted.size() - 1],
-		};
-	}
-
-	// A record landed on some server: time it from its submit until every server's page shows it.
-	private record(key: string, value: number) {
-		const submitted = this.submittedAt(key, value);
-		if (submitted === undefined) return;
-		// A newer record of the same key replaces the older (whose servers may never show it).
-		const index = this.pending.findIndex((record) => record.key === key);
-		if (index >= 0) {
-			if (this.pending[index].value >= value) return;
-			this.pending.remove(index);
-			this.superseded += 1;
-		}
-		this.landed += 1;
-		const record: Timed = { key, value, submitted, seen: new Set() };
-		// Servers whose page already shows it (a refresh read the store before the record was announced).
-		this.shown.forEach((entries, server) => {
-			if (entries.some((entry) => entry.Key === key && entry.Value !== undefined && entry.Value >= value))
-				record.seen.add(server);
-		});
-		this.pending.push(record);
-		this.settle();
-	}
-
-	private show(server: number, entries: ReadonlyArray<Entry>) {
-		const values = new Map<string, number>();
-		for (const entry of entries) if (entry.Value !== undefined) values.set(entry.Key, entry.Value);
-		for (const record of this.pending) {
-			const value = values.get(record.key);
-			if (value !== undefined && value >= record.value) record.seen.add(server);
-		}
-		this.settle();
-	}
-
-	// Records every server has shown leave the pending list with their time.
-	private settle() {
-		const now = this.gate.now();
-		for (let i = this.pending.size() - 1; i >= 0; i--) {
-			const record = this.pending[i];
-			if (record.seen.size() < this.shown.size()) continue;
-			this.times.push(now - record.submitted);
-			this.pending.remove(i);
-		}
 	}
 }

@@ -128,8 +128,9 @@ export function totalsLines(totals: Totals): string[] {
 		`throttled: ${count(totals.queued)} queued; dropped ${count(totals.droppedServer)} at the server level, ${count(totals.droppedExperience)} at the experience level`,
 		`busiest minute, share of the experience's limits: reads ${percent(peakUse.read)}, writes ${percent(peakUse.write)},`,
 		`  lists ${percent(peakUse.list)}, MemoryStore ${percent(peakUse.memory)}`,
-		`records on Kills: ${count(records.landed)}, on every server's page in ${seconds(records.p50)} (median), ${seconds(records.p99)} (p99),`,
-		`  ${seconds(records.max)} at worst; ${count(records.late)} late, ${count(records.pending)} pending, ${count(records.superseded)} superseded`,
+		`records on Kills: ${count(records.records)}; ${count(records.seen)} on every server's page, ${count(records.neverSeen)} never seen,`,
+		`  ${count(records.displaced)} displaced, ${count(records.superseded)} superseded; seen or not, in ${seconds(records.p50)} (median),`,
+		`  ${seconds(records.p99)} (p99), ${seconds(records.max)} at worst (one never seen: its age when play stopped)`,
 		`the gate's Luau heap: at most ${count(math.ceil(totals.heapMegabytes))} MB (npm run demo gives it ${count(DEMO_HEAP)} MB)`,
 	]);
 }
@@ -276,7 +277,7 @@ export function plainLines(config: SimulationConfig, frame: Frame): string[] {
 		lines.push(
 			`  lists ${count(totals.lists)}, reads ${count(totals.reads)}, page refreshes ${count(totals.pageRefreshes)}, MemoryStore ${count(totals.memoryCalls)} (${count(totals.memoryRefused)} refused)`,
 			`  messages ${count(messages.published)} published, ${count(messages.delivered)} delivered, ${count(messages.lost)} lost; throttled ${count(totals.queued)}, dropped ${count(totals.droppedServer + totals.droppedExperience)}`,
-			`  records ${count(records.landed)}, on every server in ${seconds(records.p50)} (median), ${seconds(records.p99)} (p99)`,
+			`  records ${count(records.records)}, on every server in ${seconds(records.p50)} (median), ${seconds(records.p99)} (p99)`,
 			`  Kills leader ${leader(frame.kills)}; DailyKills ${frame.day} leader ${leader(frame.dailyKills)}`,
 		);
 	} else {

@@ -86,7 +86,12 @@ const STAGES = [
 		erase: "an erased key stays on shared pages until they refresh",
 	}),
 	row("Herald", Herald, {}),
-	row("Eraser", Eraser, { erase: true, erasure: true }),
+	row("Eraser", Eraser, {
+		erase: true,
+		erasure: true,
+		handedBack:
+			"a close may return before an erasure under way is handed back: the next server waits out its lease",
+	}),
 	row("Rewards", Rewards, { onPeriodEnd: true }),
 	row("Replicator", Replicator, { ignored: true }),
 ] as const;

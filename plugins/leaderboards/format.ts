@@ -74,15 +74,29 @@ function scientific(value: number, digits: number): LuaTuple<[number, number]> {
 	return $tuple(mantissa, exponent);
 }
 
+// Options of the wrong kind fall back to the defaults: format() is for display and never errors.
+function digitsOf(options: FormatOptions | undefined): number {
+	const digits = typeIs(options, "table") ? options.Digits : undefined;
+	if (!typeIs(digits, "number") || digits !== digits) return 3;
+	return math.clamp(math.floor(digits), 1, 15);
+}
+
+function suffixesOf(options: FormatOptions | undefined): ReadonlyArray<string> | undefined {
+	const suffixes = typeIs(options, "table") ? options.Suffixes : undefined;
+	return typeIs(suffixes, "table") ? suffixes : undefined;
+}
+
 /**
  * A value for display: below 1,000 as it is (fractions to `Digits` significant
  * digits), above with `Digits` significant digits and the suffix of its power
  * of 1,000 ("1.23 QaDe"), or past the suffixes given as "1.23e45". Never errors:
- * NaN and infinities come back as tostring writes them.
+ * NaN and infinities come back as tostring writes them, and options of the wrong
+ * kind fall back to the defaults.
  */
-export function format(value: number, options: FormatOptions = {}): string {
+export function format(value: number, options?: FormatOptions): string {
 	if (!typeIs(value, "number") || value !== value || math.abs(value) === math.huge) return tostring(value);
-	const digits = math.clamp(math.floor(options.Digits ?? 3), 1, 15);
+	const digits = digitsOf(options);
+	const suffixes = suffixesOf(options);
 	const sign = value < 0 ? "-" : "";
 	const size = math.abs(value);
 	if (size === 0) return "0";
@@ -93,8 +107,8 @@ export function format(value: number, options: FormatOptions = {}): string {
 	}
 	const [mantissa, exponent] = scientific(size, digits);
 	const group = math.floor(exponent / 3);
-	const suffix = options.Suffixes?.[group - 1];
-	if (suffix !== undefined) {
+	const suffix = suffixes?.[group - 1];
+	if (typeIs(suffix, "string")) {
 		const shown = mantissa * 10 ** (exponent - 3 * group);
 		return `${sign}${trimmed(shown, digits - 1 - (exponent - 3 * group))} ${suffix}`;
 	}

@@ -6,8 +6,9 @@ import { headlessGate } from "./control";
 // virtual clock plus an epoch, and every date the backends keep is on it: a memory store item
 // expires at the calendar time its expiration gives (MemoryStoreSortedMap and MemoryStoreHashMap
 // SetAsync: "expiration: item expiration time in seconds"), Open Cloud's expireTime shows it.
-// calendar.set jumps forward at will (what expires in the jump has expired) and refuses to go
-// back once a request has been made since the last reset, so expirations never run backwards.
+// calendar.set jumps forward at will (what expires in the jump has expired) and goes back moving
+// every expiry back with it, so expirations never run backwards; { strict: true } refuses to go
+// back once a request has been made since the last reset.
 
 const gate = headlessGate();
 const describeGate = gate ? describe : describe.skip;
@@ -48,17 +49,35 @@ describeGate("one clock: the calendar is the virtual clock plus an epoch", () =>
 		expect((created.body as { expireTime: string }).expireTime).toBe("2027-01-01T00:01:00Z");
 	});
 
-	it("calendar.set goes back only while no request has been made since the last reset", () => {
+	it("calendar.set goes back after requests, moving every expiry back with it", () => {
+		// A game's spec plays an evening, then a morning (issue 47): set worked so before the strict check.
+		gate!.calendar.set(NEW_YEAR + 20 * 3600);
+		const sorted = MemoryStoreService.GetSortedMap("Clock");
+		const hash = MemoryStoreService.GetHashMap("Clock");
+		sorted.SetAsync("a", 1, 60);
+		hash.SetAsync("a", 1, 60);
+		task.wait(20);
+		gate!.calendar.set(NEW_YEAR + 8 * 3600); // the morning of the same day: 40 s of life left
+		expect(os.time()).toBe(NEW_YEAR + 8 * 3600);
+		task.wait(39);
+		expect(sorted.GetAsync("a")[0]).toBe(1);
+		expect(hash.GetAsync("a")).toBe(1);
+		task.wait(1.1);
+		expect(sorted.GetAsync("a")[0]).toBeUndefined();
+		expect(hash.GetAsync("a")).toBeUndefined();
+	});
+
+	it("calendar.set with strict goes back only while no request has been made since the last reset", () => {
 		const start = os.time();
-		gate!.calendar.set(start - DAY); // nothing is dated yet
+		gate!.calendar.set(start - DAY, { strict: true }); // nothing is dated yet
 		expect(os.time()).toBe(start - DAY);
 		gate!.calendar.set(start + DAY);
 		MemoryStoreService.GetSortedMap("Clock").SetAsync("a", 1, 60);
-		expect(() => gate!.calendar.set(os.time() - 1)).toThrow("cannot go back");
-		expect(() => gate!.calendar.reset()).toThrow("requests have been made since the last reset");
-		gate!.calendar.set(os.time() + DAY); // forward still goes
+		expect(() => gate!.calendar.set(os.time() - 1, { strict: true })).toThrow("cannot go back");
+		expect(() => gate!.calendar.reset({ strict: true })).toThrow("requests have been made since the last reset");
+		gate!.calendar.set(os.time() + DAY, { strict: true }); // forward still goes
 		gate!.reset(); // a new universe: nothing dated, the default calendar again
 		expect(os.time()).toBe(1_796_515_200 + math.floor(gate!.now()));
-		gate!.calendar.set(os.time() - DAY);
+		gate!.calendar.set(os.time() - DAY, { strict: true });
 	});
 });

@@ -118,10 +118,14 @@ export interface HeadlessGate {
 	 * The wall-clock calendar os.time, os.date, tick and DateTime show: set places it at a
 	 * Unix time now, without waiting (it runs on with the virtual clock); reset() restores
 	 * the default, virtual time 0 = Sunday 2026-12-06 00:00 UTC. Forward is a jump every dated
-	 * thing sees (memory store items expire); backward errors once a request has been made since
-	 * the last gate.reset() (spec/gate/README.md, "One clock").
+	 * thing sees (memory store items expire); backward moves every memory store expiry back with
+	 * it (an item keeps the life it had left), or with `{ strict: true }` errors once a request
+	 * has been made since the last gate.reset() (spec/gate/README.md, "One clock").
 	 */
-	calendar: { set: (unixSeconds: number) => void; reset: () => void };
+	calendar: {
+		set: (unixSeconds: number, options?: { strict?: boolean }) => void;
+		reset: (options?: { strict?: boolean }) => void;
+	};
 	/** Runs the Luau collector through four full cycles, then returns the heap in kilobytes (what is still reachable). */
 	collect: () => number;
 	/** The Luau heap in kilobytes (gcinfo; garbage not yet collected counts too). */

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "@rbxts/jest-globals";
 import { Kernel } from "../../kernel";
-import { Leaderboards, attach } from "../../plugins/leaderboards";
+import { Leaderboards, attach, memoryStoreBackend } from "../../plugins/leaderboards";
 import { headlessGate } from "../gate/control";
 import { leanBoards } from "../gate/servers";
 import { captureLogs } from "../kernel/doubles";
@@ -8,7 +8,8 @@ import { expectShareHolds } from "./experienceCases";
 
 // Issue 26 on the gate's experience: every server spends its share of the experience's data store
 // budgets, a board's page is read once a refresh for every server (a lease on a MemoryStore hash
-// map item), records travel on MessagingService, and each of those may fail without losing a score.
+// map item, keyed by its store; a server with no page waits for the holder's read, issue 47), records
+// travel on MessagingService, and each of those may fail without losing a score.
 
 const gate = headlessGate();
 const describeGate = gate ? describe : describe.skip;
@@ -63,13 +64,10 @@ describeGate("one read of a board's page a refresh for the whole experience", ()
 	it("ten servers asking at once: one store read, every server the page (one refresher at a time)", () => {
 		seeded();
 		const running = serversOf(10);
-		expect(
-			allAsk(running)
-				.filter((size) => size === 2)
-				.size(),
-		).toBeGreaterThanOrEqual(1);
+		// Those with no page yet wait for the one refresher's read (issue 47: they returned {} before).
+		expect(allAsk(running)).toEqual([2, 2, 2, 2, 2, 2, 2, 2, 2, 2]);
+		expect(gate!.dataStore.calls("GetSortedAsync")).toBe(1);
 		task.wait(5);
-		// Those that asked while the one refresher read now have it from the shared item.
 		expect(allAsk(running)).toEqual([2, 2, 2, 2, 2, 2, 2, 2, 2, 2]);
 		expect(gate!.dataStore.calls("GetSortedAsync")).toBe(1);
 		// A refresh later (CacheSeconds): one more read for all of them.
@@ -100,6 +98,39 @@ describeGate("one read of a board's page a refresh for the whole experience", ()
 		expect(running[1].boards.top("Kills").map((entry) => entry.Key)).toEqual(["c", "a", "b"]);
 		expect(gate!.dataStore.calls("GetSortedAsync")).toBe(reads + 1);
 		for (const { kernel } of running) kernel.stop();
+	});
+
+	it("a cold server waits for a refresh that hangs at most RequestSeconds, then returns {}", () => {
+		seeded();
+		const [holder, cold] = serversOf(2);
+		gate!.dataStore.fault({ method: "GetSortedAsync", hangNext: 1 });
+		task.spawn(() => holder.boards.top("Kills"));
+		task.wait(1);
+		const started = gate!.now();
+		expect(cold.boards.top("Kills")).toEqual([]);
+		const waited = gate!.now() - started;
+		expect(waited).toBeGreaterThan(5);
+		expect(waited).toBeLessThanOrEqual(10); // RequestSeconds, the default
+		expect(gate!.dataStore.calls("GetSortedAsync")).toBe(1);
+		holder.kernel.stop();
+		cold.kernel.stop();
+	});
+
+	it("a board of one name on two stores keeps a page per store", () => {
+		seeded();
+		const ordered = attach(new Kernel({ bindToClose: false }), { Boards: { Kills: {} }, SkipLoop: true });
+		const memory = attach(new Kernel({ bindToClose: false }), {
+			Boards: { Kills: {} },
+			Backend: memoryStoreBackend({ MapPrefix: "Event_" }),
+			SkipLoop: true,
+		});
+		memory.submit("Kills", "z", 7);
+		memory.flushNow();
+		expect(ordered.top("Kills").map((entry) => entry.Key)).toEqual(["a", "b"]);
+		expect(memory.top("Kills").map((entry) => entry.Key)).toEqual(["z"]);
+		expect(ordered.top("Kills").map((entry) => entry.Key)).toEqual(["a", "b"]);
+		ordered.destroy();
+		memory.destroy();
 	});
 
 	it("MemoryStore down: every server reads the store itself, within its own share, and says so once", () => {

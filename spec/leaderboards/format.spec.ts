@@ -34,4 +34,17 @@ describe("format()", () => {
 		expect(format(0 / 0)).toBe(tostring(0 / 0));
 		expect(format(math.huge)).toBe("inf");
 	});
+
+	// Issue 47: a bad option is the caller's slip, and format() promised never to error: its default is used.
+	it("falls back to the defaults for options of the wrong kind", () => {
+		const loose = format as (value: unknown, options?: unknown) => string;
+		expect(loose(12345, { Digits: "x" })).toBe("1.23e4");
+		expect(loose(12345, { Digits: 0 / 0 })).toBe("1.23e4");
+		expect(loose(12345, { Digits: math.huge })).toBe("1.2345e4"); // a number, clamped to 15
+		expect(loose(12345, { Suffixes: 5 })).toBe("1.23e4");
+		expect(loose(12345, { Suffixes: [{}] })).toBe("1.23e4");
+		expect(loose(12345, 7)).toBe("1.23e4");
+		expect(loose(12345, "x")).toBe("1.23e4");
+		expect(loose("12345")).toBe("12345");
+	});
 });

@@ -15,6 +15,7 @@ import { FAILED_WINDOWS } from "../../plugins/leaderboards/internal";
 import { FaultRule, GateServer, HeadlessGate } from "../gate/control";
 import { DrainFaults, SentWrite } from "./drainFaults";
 import { DurableModel, HOURLY } from "./durable";
+import { HandBacks } from "./handBack";
 
 // The project's own model test (issue 13): several servers on one emulated
 // store, random submits, faults, hung requests, throttling, a noisy neighbour,
@@ -193,6 +194,8 @@ export interface SeedReport {
 	erasures: number;
 	kills: number;
 	handlerRuns: number;
+	/** destroy() calls that began while their server held an erasure (handBack.ts). */
+	closedMidErasure: number;
 	violations: string[];
 }
 
@@ -333,6 +336,7 @@ export function runSeed(gate: HeadlessGate, seed: number, backendKind: BackendKi
 		task.spawn(() => server.handle.close());
 	};
 	const durable = new DurableModel(gate, durableRandom, kill);
+	const handBacks = new HandBacks(() => gate.now());
 	// Fresh servers each seed, closed at its end: pooled ones kept every earlier seed's threads and
 	// unstopped kernels on the shared clock, so each seed cost more than the last. The place holds
 	// only the library (spec/model/server.project.json): building the whole project took 0.09 s a server.
@@ -350,7 +354,7 @@ export function runSeed(gate: HeadlessGate, seed: number, backendKind: BackendKi
 		// The writes a server sends once destroy() began: what its drain met.
 		const drainWrites = new Array<SentWrite>();
 		let destroyedAt: () => number | undefined = () => undefined;
-		const backend = faults.wrap(backendKind.backend(plugin, handle), (write) => {
+		const backend = faults.wrap(handBacks.counting(backendKind.backend(plugin, handle), index), (write) => {
 			const since = destroyedAt();
 			if (since !== undefined && write.at >= since) drainWrites.push(write);
 		});
@@ -509,8 +513,14 @@ export function runSeed(gate: HeadlessGate, seed: number, backendKind: BackendKi
 	const destroy = (server: ModelServer) => {
 		if (server.destroyedAt !== undefined || server.killed !== undefined) return;
 		server.destroyedAt = gate.now();
+		const eraser = server.stages.Eraser as unknown as { context: { manifest: { server: string } } };
+		const holder = eraser.context.manifest.server;
+		handBacks.closing(holder, gate.dataStore.standard.snapshot("CKBoard_Manifest"));
 		task.spawn(() => {
 			const [, result] = server.boards.destroy();
+			// A real server ends here: its erasure must be handed back already.
+			const inTime = result.Error !== DEADLINE_EXCEEDED;
+			handBacks.closed(server.index + 1, holder, gate.dataStore.standard.snapshot("CKBoard_Manifest"), inTime);
 			server.result = result;
 			server.drainSeconds = gate.now() - server.destroyedAt!;
 		});
@@ -658,6 +668,8 @@ export function runSeed(gate: HeadlessGate, seed: number, backendKind: BackendKi
 	}
 	checkStore();
 	for (const found of durable.violations(manifest(), os.time())) violate(found);
+	handBacks.check(durable.killedAt);
+	for (const found of handBacks.violations) violate(found);
 	for (const key of durable.recorded(manifest()))
 		for (const kind of BOARD_KINDS)
 			for (const [stored] of storedOf(kind))
@@ -678,6 +690,7 @@ export function runSeed(gate: HeadlessGate, seed: number, backendKind: BackendKi
 		erasures: durable.erasures.size(),
 		kills: durable.killedAt.size(),
 		handlerRuns: durable.runs.size(),
+		closedMidErasure: handBacks.midErasure,
 		violations,
 	};
 }

@@ -12,15 +12,18 @@ export const SOAK: Command = {
 		"The model test (spec/model/model.ts) over many seeds: several servers on one",
 		"emulated store, faults, hung requests, throttling, a noisy neighbour,",
 		"concurrent readers and destroy() at random times, checked against a model.",
-		"Erasures at random times, servers killed (around the hourly roll and in the middle",
-		"of its period handler), then a next start that finishes what they left: an erased",
-		"key never reappears; every written hour's handler completed, with one idempotency key.",
-		"About half the drains meet a write fault (every write, or 50-90% of them, refused",
-		"from up to 2 s before destroy() until a moment the drain still has time): a",
-		"drain that stops early for anything but its deadline after the store accepts",
-		"writes again (no fault on when it sent its last write) is a violation.",
-		"Each seed runs on every backend kind; progress on stderr when it is a terminal.",
-		"Exit 0 when every seed holds, 1 when one does not, 2 on a bad flag.",
+		"Erasures at random times, servers killed (around the hourly roll and in the",
+		"middle of its period handler), then a next start that finishes what they left:",
+		"an erased key never reappears; every written hour's handler completed, with",
+		"one idempotency key; a server closed mid-erasure hands it back before",
+		"destroy() returns (no lease wait, no store it cleared removed again but by the",
+		"sweep). About half the drains meet a write fault (every write, or 50-90% of",
+		"them, refused from up to 2 s before destroy() until a moment the drain still",
+		"has time): a drain that stops early for anything but its deadline after the",
+		"store accepts writes again (no fault on when it sent its last write) is a",
+		"violation. Each seed runs on every backend kind; progress on stderr when it is",
+		"a terminal. Exit 0 when every seed holds, 1 when one does not, 2 on a bad",
+		"flag.",
 	],
 	flags: [
 		{ name: "seeds", value: "N", min: 1, max: 100_000, fallback: 20, help: "seeds to run" },
@@ -76,11 +79,13 @@ function soak(gate: HeadlessGate, seeds: number, from: number, json: boolean): n
 		let erasures = 0;
 		let kills = 0;
 		let handlerRuns = 0;
+		let midErasure = 0;
 		for (const report of reports) {
 			accepted += report.accepted;
 			erasures += report.erasures;
 			kills += report.kills;
 			handlerRuns += report.handlerRuns;
+			midErasure += report.closedMidErasure;
 			for (const drain of report.drains) {
 				if (!drain.complete) incomplete += 1;
 				if (drain.faulted) faulted += 1;
@@ -90,7 +95,8 @@ function soak(gate: HeadlessGate, seeds: number, from: number, json: boolean): n
 			`soak: ${counted(reports.size(), "run")} (seeds ${from}..${from + seeds - 1}), ${count(failed)} failed; ` +
 				`${counted(accepted, "accepted submit")}, ${counted(incomplete, "incomplete drain")} (each within Remaining), ` +
 				`${count(faulted)} under a write fault; ` +
-				`${counted(erasures, "erasure")}, ${counted(kills, "server")} killed, ${counted(handlerRuns, "period handler run")}; ` +
+				`${counted(erasures, "erasure")}, ${counted(kills, "server")} killed, ${counted(handlerRuns, "period handler run")}, ` +
+				`${count(midErasure)} closed mid-erasure; ` +
 				`${string.format("%.1f", seconds)} s wall`,
 		);
 	}

@@ -199,6 +199,8 @@ export interface EraserStage extends Service {
 	erase(subject: Subject): ErasureReport;
 	/** Yields. The erasure recorded for a subject's key; undefined when none was ever requested or the read failed. */
 	erasure(subject: Subject): ErasureReport | undefined;
+	/** Resolves once no erasure runs here (after stop(): the run under way has handed its progress back). */
+	handedBack?(): Promise<void>;
 }
 
 /**

@@ -37,8 +37,9 @@ function messageOf(problem: unknown): string {
  * stops early, no progress, after FAILED_WINDOWS windows in a row in which
  * every write failed and none was throttled (a throttled store is busy, not
  * down), FAILED_WRITES failed writes in all, or when a window with budget
- * attempts nothing. An
- * incomplete result always names its reason. Every
+ * attempts nothing. An erasure under way (Eraser) hands its progress back
+ * within the same deadline before the result comes. An incomplete result
+ * always names its reason. Every
  * caller shares one drain and one frozen result; cancelling a caller does not
  * cancel the drain. A backend that calls destroy() from inside one of its
  * writes gets a pending result at once instead of waiting on itself.
@@ -100,6 +101,9 @@ export class Drainer implements DrainerStage {
 			else if (!joined.ok) problem = messageOf(joined.problem);
 			else problem = this.after(joined.value!, streak, left);
 		}
+		// An erasure under way hands its progress back before the close returns (the server ends then).
+		const erasure = stages.Eraser.handedBack?.();
+		if (erasure) join(scheduler, erasure, left()).expect();
 		// A write past RequestSeconds has its value back in the queue: counted once in Remaining.
 		const inFlight = stages.Flusher.unresolved();
 		const remaining = stages.Queue.pending() + stages.Flusher.inFlight();

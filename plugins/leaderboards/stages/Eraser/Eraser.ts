@@ -1,8 +1,8 @@
 import { Logger } from "../../../../kernel";
-import { EraserStage, ErasureReport, StageContext, Subject, Topics } from "../../contracts";
-import { subjectKey, SUBJECTS } from "../../core";
+import { EraserStage, ErasureRecord, ErasureReport, StageContext, Subject, Topics } from "../../contracts";
+import { leaseFree, subjectKey, SUBJECTS } from "../../core";
 import { INDEX_KEY, erasureOf, indexWith, pendingOf, recordKey, reportOf, requested, unrecordedReport } from "./record";
-import { ErasureRun, POLL_SECONDS } from "./run";
+import { ERASURE_LEASE_SECONDS, ErasureRun, Leased, POLL_SECONDS } from "./run";
 import { targetsOf } from "./targets";
 
 const log = Logger.scope("Leaderboards");
@@ -13,7 +13,9 @@ const log = Logger.scope("Leaderboards");
  * worked on by one server at a time under the record's lease (ErasureRun). Every server reads the index
  * at start and every POLL_SECONDS: it blocks each pending key (its submits refused, its queued values
  * and a failed write of it dropped, hidden from every read and cache) and takes over an erasure nobody
- * holds, so one a server left (closed, died) is finished by another. destroy() hands the work back.
+ * holds, so one a server left (closed, died) is finished by another. destroy() hands the work back, and
+ * returns once it has (handedBack(): the drain waits for it within ShutdownSeconds, since a server ends
+ * when its close handlers return).
  */
 export class Eraser implements EraserStage {
 	readonly Name = "Leaderboards.Eraser";
@@ -23,6 +25,12 @@ export class Eraser implements EraserStage {
 	private readonly elsewhere = new Set<string>();
 	private current?: ErasureRun;
 	private busy = false;
+	// erase() calls writing their record now (which may take the lease).
+	private recording = 0;
+	// Resolved when no run and no recording is under way: the close waits on it (handedBack()).
+	private readonly idle = new Array<() => void>();
+	// Records erase() wrote with this server's lease, until their run begins.
+	private readonly leased = new Map<string, Leased>();
 	// Keys to work on, in order.
 	private readonly queued = new Array<string>();
 	// The next poll: a task.delay, not a Scheduler deadline, which would keep the Heartbeat step on all the while.
@@ -47,6 +55,11 @@ export class Eraser implements EraserStage {
 		this.current?.interrupt();
 	}
 
+	handedBack(): Promise<void> {
+		if (!this.busy && this.recording === 0) return Promise.resolve();
+		return new Promise((resolve) => this.idle.push(resolve));
+	}
+
 	erase(subject: Subject): ErasureReport {
 		const { manifest, settings } = this.context;
 		const key = this.keyOf(subject, "erase");
@@ -59,15 +72,27 @@ export class Eraser implements EraserStage {
 		const [indexed, why] = manifest.update(INDEX_KEY, (old) => indexWith(old, key, true));
 		if (!indexed) return this.unrecorded(key, why);
 		let report: ErasureReport | undefined;
+		let taken: ErasureRecord | undefined;
+		// No erasure under way here: the same write takes the lease, so the work starts without a read.
+		const take = !this.busy && !this.stopped;
+		this.recording += 1;
 		const [ok, problem] = manifest.update(recordKey(key), (old) => {
 			const record = erasureOf(old);
 			// Already pending: that request stands (its progress kept).
 			const fresh = record?.State === "pending" ? undefined : requested(key, manifest.now(), []);
 			if (fresh) for (const target of targets) fresh.Remaining.push(target.name);
-			report = reportOf(fresh ?? record!);
-			return fresh;
+			const kept = fresh ?? record!;
+			const now = manifest.now();
+			taken = undefined;
+			if (take && leaseFree(kept, manifest.server, now))
+				taken = { ...kept, Holder: manifest.server, Until: now + ERASURE_LEASE_SECONDS };
+			report = reportOf(kept);
+			return taken ?? fresh;
 		});
+		this.recording -= 1;
+		if (ok && taken) this.leased.set(key, { record: taken, targets });
 		this.work([key]);
+		this.wakeClose();
 		// Indexed, not recorded: the server that takes it lists the stores itself.
 		return ok && report ? report : unrecordedReport(key, true, problem);
 	}
@@ -96,12 +121,16 @@ export class Eraser implements EraserStage {
 	// skipped until the next poll.
 	private work(keys: string[]) {
 		for (const key of keys) if (!this.elsewhere.has(key) && !this.queued.includes(key)) this.queued.push(key);
-		if (this.busy || this.stopped || this.queued.isEmpty()) return;
+		if (this.busy || this.queued.isEmpty() || (this.stopped && this.leased.isEmpty())) return;
 		this.busy = true;
 		task.spawn(() => {
-			while (!this.stopped && !this.queued.isEmpty()) {
+			while (!this.queued.isEmpty()) {
 				const key = this.queued.remove(0)!;
-				const run = new ErasureRun(this.context, key, () => this.stopped);
+				const leased = this.leased.get(key);
+				this.leased.delete(key);
+				// Stopped: only a lease erase() took as the close began runs, to hand it straight back.
+				if (this.stopped && !leased) continue;
+				const run = new ErasureRun(this.context, key, () => this.stopped, leased);
 				this.current = run;
 				const [ok, ended] = pcall(() => run.run());
 				if (!ok) log.warn(`erase ${key} errored: ${ended}`);
@@ -110,7 +139,15 @@ export class Eraser implements EraserStage {
 			}
 			this.current = undefined;
 			this.busy = false;
+			this.wakeClose();
 		});
+	}
+
+	// Nothing under way: a close waiting on handedBack() goes on.
+	private wakeClose() {
+		if (this.busy || this.recording > 0) return;
+		for (const resolve of this.idle) resolve();
+		this.idle.clear();
 	}
 
 	// Blocks a key this server has not blocked yet: out of the queue, every cache and every read.

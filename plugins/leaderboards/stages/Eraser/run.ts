@@ -1,4 +1,4 @@
-import { Logger, Priority, sleep, within } from "../../../../kernel";
+import { Logger, Priority, join, sleep, within } from "../../../../kernel";
 import { CONTRACT, ErasureRecord, StageContext, Topics } from "../../contracts";
 import { landingSeconds, leaseFree } from "../../core";
 import { INDEX_KEY, erasureOf, indexWith, recordKey, reportOf, unplanned } from "./record";
@@ -20,12 +20,24 @@ export const SWEEP_BACK_SECONDS = 3600;
 export const POLL_SECONDS = 60;
 /** Beyond the poll and a write's deadline and hold, before the sweep. */
 export const SWEEP_MARGIN = 5;
+/**
+ * A hand-back write not answered this soon is sent again (the same progress, written only while this
+ * server holds the lease), up to HAND_BACK_ATTEMPTS writes: a close must land one before its server ends.
+ */
+export const HAND_BACK_SECONDS = 1;
+export const HAND_BACK_ATTEMPTS = 4;
 
 /**
  * How a run ended: the key is erased; the work went back to the manifest; another server holds it; or
  * what is left is in stores of boards this server does not have (a server that has them finishes it).
  */
 export type RunEnd = "done" | "handed back" | "busy" | "elsewhere";
+
+/** A record erase() wrote with this server's lease, and the stores erase() listed for it. */
+export interface Leased {
+	readonly record: ErasureRecord;
+	readonly targets: Target[];
+}
 
 /**
  * One erasure, worked on by this server while it holds the record's lease (Holder, Until). Removes
@@ -47,14 +59,16 @@ export class ErasureRun {
 		private readonly context: StageContext,
 		readonly key: string,
 		private readonly stopped: () => boolean,
+		/** The record as erase() wrote it with this server's lease, and the stores it listed: no read to begin. */
+		private readonly taken?: Leased,
 	) {}
 
 	/** Yields until the erasure is done, handed back, or found held by another server. */
 	run(): RunEnd {
-		const lease = this.lease();
+		const lease = this.taken ? this.hold(this.taken.record) : this.lease();
 		if (lease === "done") return this.indexed();
 		if (lease === "busy") return "busy";
-		const targets = targetsOf(this.context.manifest, this.context.settings);
+		const targets = this.taken?.targets ?? targetsOf(this.context.manifest, this.context.settings);
 		if (!targets) return this.handBack();
 		// A request written from outside the game (the Open Cloud tool) may list no stores: the first holder does.
 		if (!this.planned) for (const target of targets) this.record.Remaining.push(target.name);
@@ -97,6 +111,11 @@ export class ErasureRun {
 			return taken;
 		});
 		if (!ok || !taken) return "busy";
+		return this.hold(taken);
+	}
+
+	// The record as written with this server's lease: worked on from here.
+	private hold(taken: ErasureRecord): "taken" {
 		this.planned = taken.Remaining !== undefined;
 		this.record = {
 			...taken,
@@ -104,7 +123,8 @@ export class ErasureRun {
 			Removed: [...(taken.Removed ?? [])],
 			Remaining: [...(taken.Remaining ?? [])],
 		};
-		this.renewed = this.now();
+		// When the lease was taken (erase() may have taken it a while before this run began).
+		this.renewed = (taken.Until ?? this.now()) - ERASURE_LEASE_SECONDS;
 		return "taken";
 	}
 
@@ -187,15 +207,22 @@ export class ErasureRun {
 		return "done";
 	}
 
-	// The progress goes back to the record and the lease is let go: any server resumes from there.
+	// The progress goes back to the record and the lease is let go: any server resumes from there. A write
+	// that fails or hangs (past HAND_BACK_SECONDS) is sent again beside it, so a close lands one in time.
 	private handBack(): RunEnd {
-		const { manifest } = this.context;
+		const { manifest, kernel } = this.context;
 		if (this.lost) return "handed back";
 		const back = { ...this.record, Holder: undefined, Until: undefined };
-		manifest.update(recordKey(this.key), (old) => {
-			const record = erasureOf(old);
-			return record?.State === "pending" && record.Holder === manifest.server ? back : undefined;
-		});
+		const write = () =>
+			manifest.update(recordKey(this.key), (old) => {
+				const record = erasureOf(old);
+				return record?.State === "pending" && record.Holder === manifest.server ? back : undefined;
+			})[0];
+		for (let attempt = 1; attempt <= HAND_BACK_ATTEMPTS; attempt++) {
+			const sent = new Promise<boolean>((resolve) => resolve(write()));
+			const answer = join(kernel.Scheduler, sent, HAND_BACK_SECONDS).expect();
+			if (answer.settled && answer.ok && answer.value === true) break;
+		}
 		return "handed back";
 	}
 

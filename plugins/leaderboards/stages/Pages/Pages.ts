@@ -2,10 +2,13 @@ import { HttpService } from "@rbxts/services";
 import { Board, PagesStage, SharedPage, StageContext } from "../../contracts";
 import { Warnings, experienceTime, heldElsewhere, isUpdateConflict } from "../../core";
 import { eraseFromPages } from "./erase";
-import { PageItem, itemOf, refreshed, rowsOf } from "./item";
+import { PageItem, itemOf, pageKey, refreshed, rowsOf } from "./item";
+import { JOIN_POLL_SECONDS, joinRefresh } from "./join";
 
 /** Seconds a lease outlives the refresh read it covers (RequestSeconds): a holder that died is replaced after it. */
 export const LEASE_MARGIN = 5;
+// refresh()'s answer when another server holds the page's lease (or just wrote a fresh page).
+const HELD = "held";
 /** Shared pages live at least this long in the hash map (MemoryStore memory is the experience's). */
 export const PAGE_LIFETIME = 300;
 
@@ -18,7 +21,9 @@ export const PAGE_LIFETIME = 300;
  * LEASE_MARGIN later, so a holder that died is replaced), reads the store
  * (a read the experience's base pays: Shared), and writes the rows back;
  * every other server keeps using the item it has until then, so an expired
- * item brings one read, not a stampede. Records that land meanwhile reach
+ * item brings one read, not a stampede; a server with no page yet waits for
+ * that one (joinRefresh), within RequestSeconds. The item's key names the
+ * store (pageKey): boards of one name on two stores never share a page. Records that land meanwhile reach
  * every server's cached page through the Herald's announcements.
  *
  * A board whose backend does not share pages (Backend.sharePages), with
@@ -37,18 +42,25 @@ export class Pages implements PagesStage {
 	read(board: Board, store: string, count: number): SharedPage | undefined {
 		const map = this.mapFor(board);
 		if (!map) return this.direct(board, store, count);
+		const { kernel, settings } = this.context;
+		// The wait for another server's refresh ends a poll before the Reader's RequestSeconds do.
+		const deadline = kernel.Scheduler.now() + settings.RequestSeconds - JOIN_POLL_SECONDS;
+		const key = pageKey(board, store);
 		const now = experienceTime();
-		const [ok, value] = pcall(() => map.GetAsync(store));
+		const [ok, value] = pcall(() => map.GetAsync(key));
 		if (!ok) return this.fallback(board, store, count, value);
 		this.warnings.again("failing");
 		const item = itemOf(value);
 		if (item && item.size >= count && now - item.at < board.CacheSeconds) return this.pageOf(item, count);
-		// Another server's lease: it refreshes the page now; this server keeps the page as it is.
 		if (!heldElsewhere(item?.lease, this.id, now)) {
 			const refresh = this.refresh(map, board, store, count, now);
-			if (refresh !== undefined) return refresh;
+			if (refresh !== HELD) return refresh ?? (item && this.pageOf(item, count));
 		}
-		return item ? this.pageOf(item, count) : undefined;
+		// Another server refreshes the page now: this server keeps the page it has, or with none waits for that one.
+		const page = item && this.pageOf(item, count);
+		if (page) return page;
+		const joined = joinRefresh(map, key, this.id, experienceTime, kernel.Scheduler, deadline);
+		return joined && this.pageOf(joined, count);
 	}
 
 	erase(key: string): boolean {
@@ -64,13 +76,15 @@ export class Pages implements PagesStage {
 		return map ? eraseFromPages(map, key, lifetime) : true;
 	}
 
-	// Takes the lease, reads the store, writes the page back: undefined when another server took it or the read failed.
+	// Takes the lease, reads the store, writes the page back: HELD when another server took it, undefined when
+	// the read failed.
 	private refresh(map: MemoryStoreHashMap, board: Board, store: string, count: number, now: number) {
 		const { settings } = this.context;
+		const key = pageKey(board, store);
 		const expires = now + settings.RequestSeconds + LEASE_MARGIN;
 		const [ok, taken] = pcall(() =>
 			map.UpdateAsync(
-				store,
+				key,
 				(old: unknown) => {
 					const item = itemOf(old);
 					if (heldElsewhere(item?.lease, this.id, now)) return undefined;
@@ -80,8 +94,8 @@ export class Pages implements PagesStage {
 				this.lifetimeOf(board),
 			),
 		);
-		if (!ok) return isUpdateConflict(taken) ? undefined : this.fallback(board, store, count, taken);
-		if (taken === undefined) return undefined;
+		if (!ok) return isUpdateConflict(taken) ? HELD : this.fallback(board, store, count, taken);
+		if (taken === undefined) return HELD;
 		const rows = board.sorted(store, count, true);
 		if (!rows) return undefined;
 		// A slower holder whose lease ran out never writes over a newer page.
@@ -89,7 +103,7 @@ export class Pages implements PagesStage {
 			const item = itemOf(old);
 			return item && item.at > now ? undefined : refreshed(now, count, rows);
 		};
-		pcall(() => map.UpdateAsync(store, write, this.lifetimeOf(board)));
+		pcall(() => map.UpdateAsync(key, write, this.lifetimeOf(board)));
 		return { Rows: rows, ReadAt: now };
 	}
 

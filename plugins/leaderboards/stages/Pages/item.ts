@@ -1,4 +1,13 @@
-import { BackendRow } from "../../contracts";
+import { BackendRow, Board } from "../../contracts";
+
+/**
+ * A page's key in the map: the store's backend and prefix (docs/manifest.md's layout) with the storage
+ * name, so boards of one name on two stores (two backends, or another MapPrefix) keep a page each.
+ */
+export function pageKey(board: Board, store: string): string {
+	const layout = board.Store.backend.layout;
+	return `${layout?.Backend ?? "Custom"}:${layout?.Prefix ?? ""}${store}`;
+}
 
 /**
  * A shared page as the hash map item holds it (JSON-able): when its rows were

@@ -60,7 +60,8 @@ function ranked(rows: ReadonlyArray<BackendRow>, board: string, removals: Remova
  * next call reads again. Rows with a Key that is not a string or a Value that is
  * not a number are dropped with a warning.
  *
- * scores() skips subjects with no storable key (with a warning), refuses with
+ * scores() skips subjects with no storable key (with a warning) and keys
+ * removed or being erased (context.removals, as every read), refuses with
  * nil more keys than backend.readBudget() grants now, and gives the backend call
  * RequestSeconds.
  */
@@ -104,13 +105,15 @@ export class Reader implements ReaderStage {
 		const backend = config.Store;
 		backend.needs("scores", "scores()", 3);
 		if (!typeIs(subjects, "table")) error(`Leaderboards: scores() takes an array of subjects (got ${subjects})`, 3);
+		const { removals } = this.context;
+		const since = removals.mark();
 		const keys = new Array<string>();
 		const seen = new Set<string>();
 		for (const subject of subjects) {
 			const [key, refusal] = storableKey(subject, backend.maxKeyLength);
 			if (refusal !== undefined) {
 				this.warnings.once(board, refusal, `scores() skipped a subject, ${refusal}`);
-			} else if (!seen.has(key!)) {
+			} else if (!seen.has(key!) && !removals.hides(board, key!)) {
 				seen.add(key!);
 				keys.push(key!);
 			}
@@ -129,6 +132,9 @@ export class Reader implements ReaderStage {
 			return undefined;
 		}
 		if (!call.ok) error(call.problem, 0);
+		// A removal or erasure that began while the read was out hides the key too.
+		for (const [key] of call.value ?? new Map<string, number>())
+			if (removals.hides(board, key, since)) call.value!.delete(key);
 		return call.value;
 	}
 

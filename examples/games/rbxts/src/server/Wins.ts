@@ -17,8 +17,8 @@ export class Wins implements Service {
 	/** The round ended: each winner's win is queued (one write per player per flush window). */
 	roundWon(winners: Player[]) {
 		for (const player of winners) {
-			this.boards!.submit("Wins", player, 1);
-			this.boards!.submit("WeeklyWins", player, 1);
+			this.boards!.submit("Wins", player.User, 1); // player.User: the id Roblox recommends
+			this.boards!.submit("WeeklyWins", player.User, 1);
 		}
 	}
 
