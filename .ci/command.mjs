@@ -5,8 +5,9 @@
 // flag and a non-decimal integer (1e1, 0x10) exit 2 with the message on stderr
 // and nothing on stdout; --flag=value works; --json prints JSON alone; a text
 // run names its backend and configuration in its first line; counts print in
-// one format (no "1 users", no 4-digit count without its separator); the gate's
-// and the demo's --help fit 80 columns; long work shows progress on stderr while
+// one format (no "1 users", no 4-digit count without its separator); every
+// program's --help fits 80 columns; a near-miss flag gets "did you mean"; bench,
+// demo and soak refuse a bad flag before they build; long work shows progress on stderr while
 // stderr is a terminal (a pseudo-terminal from script(1)), never on stdout, and
 // none under CI or with --json.
 //
@@ -34,8 +35,17 @@ const PROGRAMS = {
 	test: { argv: [".ci/test.mjs", "--no-build"], integer: "--workers" },
 };
 const TINY_DEMO = ["--servers=1", "--players", "3", "--minutes=2"];
-// Programs whose --help is checked to fit 80 columns.
-const FITS_80 = new Set(["gate", "demo", "test", "leaderboards-gate"]);
+// A near miss of one of each program's flags, and the flag it should name.
+const NEAR = {
+	gate: ["--worker=2", "--workers"],
+	bench: ["--quik", "--quick"],
+	demo: ["--sever=2", "--servers"],
+	soak: ["--seed=2", "--seeds"],
+	test: ["--no-bild", "--no-build"],
+};
+// The programs as package.json's scripts start them (rbxtsc first): a bad flag is refused before the build.
+const scripts = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).scripts;
+const SCRIPTED = ["bench", "demo", "soak"].map((name) => [name, scripts[name].split(" ").slice(1)]);
 
 // Counts that break the one number format: a noun in the plural after 1, a
 // count of four digits or more without separators (dates, seeds and ids aside).
@@ -63,13 +73,19 @@ for (const [name, { argv, integer }] of Object.entries(PROGRAMS)) {
 				r.code === 0 &&
 				r.stdout.startsWith("usage: ") &&
 				r.stderr === "" &&
-				(!FITS_80.has(name) || r.stdout.split("\n").every((line) => line.length <= 80)),
+				r.stdout.split("\n").every((line) => line.length <= 80),
 		});
 	CASES.push({
 		what: `${name} --bogus`,
 		argv: [...argv, "--bogus"],
 		check: (r) => r.code === 2 && r.stdout === "" && r.stderr.includes("unknown option --bogus"),
 	});
+	if (NEAR[name])
+		CASES.push({
+			what: `${name} ${NEAR[name][0]}: did you mean ${NEAR[name][1]}?`,
+			argv: [...argv, NEAR[name][0]],
+			check: (r) => r.code === 2 && r.stdout === "" && r.stderr.includes(`(did you mean ${NEAR[name][1]}?)`),
+		});
 	if (integer)
 		for (const bad of ["1e1", "0x10"])
 			CASES.push({
@@ -78,6 +94,17 @@ for (const [name, { argv, integer }] of Object.entries(PROGRAMS)) {
 				check: (r) => r.code === 2 && r.stdout === "" && r.stderr.includes(`${integer} must be a whole number`),
 			});
 }
+for (const [name, argv] of SCRIPTED)
+	CASES.push({
+		what: `npm run ${name} -- --bogus: refused before the build, in under 2 s`,
+		argv: [...argv, "--bogus"],
+		check: (r) =>
+			r.code === 2 &&
+			r.stdout === "" &&
+			r.stderr.startsWith(`${name}: unknown option --bogus\n`) &&
+			!r.stderr.includes("building") &&
+			r.seconds < 2,
+	});
 const json = (r) => {
 	try {
 		return r.code <= 1 && typeof JSON.parse(r.stdout) === "object";
@@ -125,18 +152,21 @@ CASES.push(
 		format: true,
 	},
 	{
-		what: "bench's first line names the backends and the sizes, and a --quick run's last says its goals are for full sizes",
+		what: "bench's first line names the backends and the sizes, a --quick run's second and last say its goals are for full sizes, all within 80 columns",
 		argv: [...PROGRAMS.bench.argv, "--quick", "--only", "experiences"],
 		check: (r) =>
-			firstLine(/^Leaderboards bench on the gate's emulated OrderedDataStore and MemoryStore, tiny sizes/)(r) &&
+			firstLine(/^Leaderboards bench on emulated OrderedDataStore and MemoryStore: tiny sizes$/)(r) &&
+			/^--quick: tiny sizes .* the goals are for full sizes$/.test(r.stdout.split("\n")[1]) &&
+			r.stdout.split("\n").every((line) => line.length <= 80) &&
 			/^--quick: tiny sizes .* the goals are for full sizes/.test(lastLine(r.stdout)),
 		format: true,
 	},
 );
 
-// npm test's own conventions: a line at once, one as each phase starts and ends, per-file times in
-// wall seconds (jest's virtual ones labelled), the pattern in jest's summary, no packaging step nor
-// fixture games in a pattern run, and the last line `N passed, N failed`: exit 1 on a failure or when no test ran.
+// npm test's own conventions: a line at once, one as each phase starts and ends, a line a spec file
+// with its tests passed and failed and its time in wall seconds (the virtual one labelled), the
+// pattern in jest's summary, no packaging step nor fixture games in a pattern run, and the last line
+// `N passed, N failed`: exit 1 on a failure or when no test ran.
 const TEST = PROGRAMS.test.argv;
 CASES.push(
 	{
@@ -152,8 +182,12 @@ CASES.push(
 			/^npm test \[4\/7\] games: skipped, a pattern run/m.test(r.stdout) &&
 			/^npm test \[6\/7\] specs: 2 files$/m.test(r.stdout) &&
 			/^npm test \[7\/7\] deferred specs: \d+ passed, 0 failed, [\d.]+ s$/m.test(r.stdout) &&
-			/^ PASS  spec\/kernel\/Bus\.spec \d+\.\d\d s \(virtual [\d.]+ m?s\)$/m.test(r.stdout) &&
-			/^ PASS  spec\/kernel\/Logger\.spec \d+\.\d\d s$/m.test(r.stdout) &&
+			/^ PASS  spec\/kernel\/Bus\.spec  \d+ passed, 0 failed  \d+\.\d\d s \(virtual [\d.]+ m?s\)$/m.test(
+				r.stdout,
+			) &&
+			/^ PASS  spec\/kernel\/Logger\.spec  \d+ passed, 0 failed  \d+\.\d\d s \(virtual [\d.]+ m?s\)$/m.test(
+				r.stdout,
+			) &&
 			r.stdout.includes("Ran all test suites matching /spec/kernel/(Logger|Bus)/.\n") &&
 			/^\d+ passed, 0 failed$/.test(lastLine(r.stdout)),
 	},
@@ -234,7 +268,9 @@ function run({ argv, env: extra }) {
 			stdout += chunk;
 		});
 		child.stderr.on("data", (chunk) => (stderr += chunk));
-		child.on("close", (code) => done({ code, stdout, stderr, firstAt }));
+		child.on("close", (code) =>
+			done({ code, stdout, stderr, firstAt, seconds: (performance.now() - started) / 1000 }),
+		);
 	});
 }
 

@@ -205,11 +205,6 @@ function quotedPhrases() {
 		"the demo's top() calls",
 	);
 	const [, expected] = find(demo, /model check: ([\d,]+) values expected/, "the demo's model check");
-	const [, submits, players, minutes, writes, through, failed] = find(
-		bench,
-		/\| Write amplification: ([\d,]+) submits, ([\d,]+) players, ([\d,]+) min[^|]*\| ([\d,]+) writes[^|]*\| write-through: ([\d,]+) writes \(([\d,]+) failed/,
-		"the bench's write amplification row",
-	);
 	const [, callers, read] = find(
 		bench,
 		/\| Read fan-out: ([\d,]+) concurrent top\(\) callers \| ([\d,]+) backend read/,
@@ -220,19 +215,23 @@ function quotedPhrases() {
 		/\| Drain: [^|]*, ([\d,]+) players, ShutdownSeconds ([\d,]+) \| ([\d,]+) written[^|]*\|[^|]*\|[^|]*\| ≥ 95% of ([\d,]+)/,
 		"the bench's drain row",
 	);
-	const used = [...bench.matchAll(/\| Budget use under backlog[^|]*\| [\d,]+ of [\d,]+ writes \(([\d.]+)%\)/g)].map(
-		(m) => Number(m[1]),
-	);
+	const budgetRows = [
+		...bench.matchAll(
+			/\| Budget use under backlog[^|]*\| [\d,]+ of [\d,]+ writes \(([\d.]+)%\)[^|]*\|[^|]*write-through: [^|]*?([\d,]+) dropped/g,
+		),
+	];
+	const used = budgetRows.map((m) => Number(m[1]));
+	const dropped = budgetRows.map((m) => Number(m[2].replace(/,/g, "")));
 	const both = [
-		`${grouped(submits)} submits from ${players} players in ${minutes} minutes cost ${grouped(writes)} writes`,
-		`use ${Math.min(...used)}-${Math.max(...used)}% of the budget`,
+		`use ${Math.min(...used)}-${Math.max(...used)}% of the write budget`,
+		`${grouped(String(Math.min(...dropped)))} to ${grouped(String(Math.max(...dropped)))}`,
 		`${grouped(callers)} concurrent top() callers cost ${read} backend read`,
 		`${grouped(topCalls)} top() calls and ${reads} backend reads`,
 		`${grouped(drained)} writes in ${seconds} s where a ${drainPlayers}-player server's budget allows ${grouped(allowed)}`,
 		`${grouped(expected)} values a model of the game expects`,
 	];
 	return new Map([
-		[join(root, "README.md"), [...both, `${grouped(through)} requests and ${grouped(failed)} fail`]],
+		[join(root, "README.md"), both],
 		[join(docs, "index.md"), both],
 	]);
 }

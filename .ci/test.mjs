@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // npm test: every check a change must pass, in phases. It says what it will do as
 // soon as it starts, announces each phase as it begins and times it as it ends,
+// prints a line a spec file as it finishes (its tests passed and failed, its wall
+// and virtual time), keeps a progress line on stderr while it is a terminal,
 // and ends with one line for the whole run, `N passed, N failed` (`, N skipped`):
 // exit 1 on any failure (a failed docs check, packaging step or build counts as
 // one) or when no test ran, 2 on a usage error.
@@ -136,6 +138,7 @@ const phases = [
 				? `${filesOf(files.length)}, the gate's self-check first`
 				: filesOf(files.length),
 		counts: true,
+		files: other ? undefined : files.length,
 		skip: !other && files.length === 0 ? `no spec file matches /${pattern}/` : undefined,
 	},
 	{
@@ -154,6 +157,7 @@ const phases = [
 		],
 		what: `${filesOf(deferredFiles.length)} of spec/kernel and spec/leaderboards under SignalBehavior Deferred`,
 		counts: true,
+		files: deferredFiles.length,
 		skip: other
 			? "a --root run"
 			: deferredFiles.length === 0
@@ -165,17 +169,49 @@ const phases = [
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 const say = (line) => process.stdout.write(`${line}\n`);
 
+// A progress line on stderr while it is a terminal (never under CI): drawn over itself,
+// cleared before any other output.
+const live = Boolean(process.stderr.isTTY) && !process.env.CI;
+let shown = false;
+function progress(text) {
+	if (!live || (!shown && text === "")) return;
+	process.stderr.write(`\r\x1b[K${text.slice(0, (process.stderr.columns || 80) - 1)}`);
+	shown = text !== "";
+}
+// A spec file's line from the gate: " PASS  spec/x  12 passed, 0 failed  0.41 s (virtual 2 ms)".
+const FILE_LINE = /^\s*(?:PASS|FAIL)\s+\S+\s+(\d+) passed, (\d+) failed/gm;
+
 // Runs one phase as its own process: its output passes through as it comes; a counting
-// phase's last `N passed, N failed` line is read from it.
-function run(phase) {
+// phase's last `N passed, N failed` line is read from it. A counting phase's progress
+// (files done of its files, tests passed and failed, time) shows on a terminal.
+function run(phase, step) {
 	return new Promise((done) => {
 		const child = spawn(process.execPath, phase.argv, { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
+		const started = performance.now();
+		const seen = { files: 0, passed: 0, failed: 0 };
+		const draw = () => {
+			const of = phase.files === undefined ? "" : ` of ${phase.files}`;
+			const took = Math.round((performance.now() - started) / 1000);
+			progress(
+				`npm test ${step}: ${seen.files}${of} files, ${seen.passed} passed, ${seen.failed} failed, ${Math.floor(took / 60)}:${String(took % 60).padStart(2, "0")}`,
+			);
+		};
+		const clock = phase.counts && live ? setInterval(draw, 1000) : undefined;
 		let tail = "";
 		child.stdout.on("data", (chunk) => {
+			progress("");
 			process.stdout.write(chunk);
+			for (const [, passed, failed] of String(chunk).matchAll(FILE_LINE)) {
+				seen.files += 1;
+				seen.passed += Number(passed);
+				seen.failed += Number(failed);
+			}
+			if (clock) draw();
 			tail = (tail + chunk).slice(-4096);
 		});
 		child.on("close", (code) => {
+			clearInterval(clock);
+			progress("");
 			const lines = tail.trimEnd().split("\n");
 			const summary = phase.counts ? SUMMARY.exec(lines[lines.length - 1] ?? "") : undefined;
 			done({ code: code ?? 1, summary });
@@ -187,7 +223,7 @@ const started = performance.now();
 const active = phases.filter((phase) => !phase.skip);
 say(
 	`npm test${pattern === undefined ? "" : ` -- ${pattern}`}: ${active.map((phase) => phase.name).join(", ")}` +
-		(pattern === undefined ? " (about 2 to 4 minutes)" : ""),
+		(pattern === undefined ? " (about 2 to 4 minutes idle; docs/testing.md)" : ""),
 );
 const total = { passed: 0, failed: 0, skipped: 0 };
 const results = [];
@@ -200,7 +236,7 @@ for (const [index, phase] of phases.entries()) {
 	}
 	say(`npm test ${step}${phase.what ? `: ${phase.what}` : ""}`);
 	const phaseStarted = performance.now();
-	const { code, summary } = await run(phase);
+	const { code, summary } = await run(phase, step);
 	const took = performance.now() - phaseStarted;
 	let outcome;
 	if (phase.counts) {

@@ -66,60 +66,112 @@ export function width(text: string): number {
 	return typeIs(length, "number") ? length : text.size();
 }
 
-// Words of text in lines of at most `size` characters (a longer word is cut).
+// Words of text in lines of at most `size` characters; a word is never split (one longer
+// than `size` has a line to itself).
 function wrap(text: string, size: number): string[] {
 	const lines = new Array<string>();
 	let line = "";
 	for (const [word] of text.gmatch("%S+")) {
-		let rest = word as string;
-		while (width(rest) > size) {
-			if (line !== "") lines.push(line);
-			const cut = utf8.offset(rest, size + 1) ?? rest.size() + 1;
-			lines.push(rest.sub(1, cut - 1));
-			rest = rest.sub(cut);
-			line = "";
-		}
-		if (line === "") line = rest;
-		else if (width(line) + 1 + width(rest) <= size) line = `${line} ${rest}`;
+		const piece = word as string;
+		if (line === "") line = piece;
+		else if (width(line) + 1 + width(piece) <= size) line = `${line} ${piece}`;
 		else {
 			lines.push(line);
-			line = rest;
+			line = piece;
 		}
 	}
 	if (line !== "") lines.push(line);
 	return lines;
 }
 
-/** Column widths of the terminal table: row, this project, baseline, ratio, goal, mark. */
+/** Column widths of the terminal table at 100 columns: row, this project, baseline, ratio, goal, mark. */
 const COLUMNS = [19, 18, 19, 12, 16, 6];
+const GAP = 2;
+/** Narrower terminals get one block per row. */
+export const TABLE_COLUMNS = 100;
 
-/** The table for a terminal: at most 100 columns, long cells wrapped, a mark per row and a verdict. */
-export function terminalTable(rows: ReadonlyArray<BenchRow>): string {
+const cellsOf = (row: BenchRow) => [row.name, row.ours, row.baseline, row.ratio, row.bound, mark(row)];
+
+// The widest word of each column, where a column must be at least that wide.
+function widestWords(rows: ReadonlyArray<BenchRow>): number[] {
+	const widths = COLUMNS.map(() => 0);
+	for (const cells of [["row", "this project", "baseline", "ratio", "goal", "mark"], ...rows.map(cellsOf)])
+		cells.forEach((cell, index) => {
+			for (const [word] of cell.gmatch("%S+")) widths[index] = math.max(widths[index], width(word as string));
+		});
+	return widths;
+}
+
+// The rows as a table, each column `sizes` wide.
+function grid(rows: ReadonlyArray<BenchRow>, sizes: number[]): string[] {
 	const render = (cells: string[]) => {
-		const wrapped = cells.map((cell, index) => wrap(cell, COLUMNS[index]));
+		const wrapped = cells.map((cell, index) => wrap(cell, sizes[index]));
 		const height = math.max(...wrapped.map((lines) => lines.size()));
 		const lines = new Array<string>();
 		for (let i = 0; i < height; i++) {
 			const parts = wrapped.map((column, index) => {
 				const text = column[i] ?? "";
-				return text + string.rep(" ", COLUMNS[index] - width(text));
+				return text + string.rep(" ", sizes[index] - width(text));
 			});
-			lines.push(parts.join("  ").gsub("%s+$", "")[0]);
+			lines.push(parts.join(string.rep(" ", GAP)).gsub("%s+$", "")[0]);
 		}
 		return lines;
 	};
-	const rule = string.rep("-", COLUMNS.reduce((sum, size) => sum + size, 0) + 2 * (COLUMNS.size() - 1));
+	const rule = string.rep("-", sizes.reduce((sum, size) => sum + size, 0) + GAP * (sizes.size() - 1));
 	const lines = [...render(["row", "this project", "baseline", "ratio", "goal", "mark"]), rule];
 	for (const row of rows) {
-		for (const line of render([row.name, row.ours, row.baseline, row.ratio, row.bound, mark(row)]))
-			lines.push(line);
+		for (const line of render(cellsOf(row))) lines.push(line);
 		lines.push(rule);
 	}
+	return lines;
+}
+
+// One block a row: its name, then each figure labelled, wrapped at words under its label.
+function blocks(rows: ReadonlyArray<BenchRow>, columns: number): string[] {
+	const lines = new Array<string>();
+	const labelled = (label: string, text: string) => {
+		const indent = string.rep(" ", label.size());
+		wrap(text, columns - label.size()).forEach((line, index) =>
+			lines.push(`${index === 0 ? label : indent}${line}`),
+		);
+	};
+	for (const row of rows) {
+		for (const line of wrap(`${row.name}: ${mark(row)}`, columns)) lines.push(line);
+		labelled("  this project  ", row.ours);
+		labelled("  baseline      ", row.baseline);
+		labelled("  ratio         ", row.ratio);
+		labelled("  goal          ", row.bound);
+		lines.push("");
+	}
+	return lines;
+}
+
+/**
+ * The table for a terminal `columns` wide (100 unless told): from 100 columns a table whose
+ * cells wrap at words, narrower one block a row; a mark per row (met, MISSED, or - for a row
+ * that only informs) and a verdict. No line is wider than `columns`, and no word is split.
+ */
+export function terminalTable(rows: ReadonlyArray<BenchRow>, columns = TABLE_COLUMNS): string {
+	const widest = widestWords(rows);
+	// Each column widened to its widest word, the width taken back from the columns with room to spare.
+	const sizes = COLUMNS.map((size, index) => math.max(size, widest[index]));
+	const room = TABLE_COLUMNS - GAP * (sizes.size() - 1);
+	for (let excess = sizes.reduce((sum, size) => sum + size, 0) - room; excess > 0; excess--) {
+		let roomiest = -1;
+		sizes.forEach((size, index) => {
+			const spare = size - widest[index];
+			if (spare > 0 && (roomiest < 0 || spare > sizes[roomiest] - widest[roomiest])) roomiest = index;
+		});
+		if (roomiest < 0) break;
+		sizes[roomiest] -= 1;
+	}
+	const tableWidth = sizes.reduce((sum, size) => sum + size, 0) + GAP * (sizes.size() - 1);
+	const lines = columns >= TABLE_COLUMNS && tableWidth <= columns ? grid(rows, sizes) : blocks(rows, columns);
 	const held = rows.filter((row) => row.met !== undefined);
 	const missed = held.filter((row) => row.met === false);
 	const verdict =
 		`${held.size() - missed.size()} of ${held.size()} goals met` +
 		(missed.isEmpty() ? "" : `; missed: ${missed.map((row) => row.name.split(":")[0]).join(", ")}`);
-	for (const line of wrap(verdict, rule.size())) lines.push(line);
+	for (const line of wrap(verdict, math.min(columns, tableWidth))) lines.push(line);
 	return lines.join("\n");
 }

@@ -1,6 +1,7 @@
 import { HttpService } from "@rbxts/services";
 import { Command, runCommand } from "../spec/gate/command";
 import { HeadlessGate, headlessGate } from "../spec/gate/control";
+import COMMAND from "./command.json";
 import { backendRows, shardRows } from "./backends";
 import { bigSubmitRow } from "./big";
 import { submitChecksRow } from "./checks";
@@ -142,46 +143,25 @@ export function measure(
 	return measured;
 }
 
-/** The bench's command line (spec/gate/command.ts reads it). */
-export const BENCH: Command = {
-	program: "bench",
-	invocation: "npm run bench --",
-	about: [
-		"Every benchmark row measured in this run on the gate's emulated OrderedDataStore",
-		"and MemoryStore (simulated rows in virtual time, CPU rows on this machine),",
-		"each held to its goal: a table that fits 100 columns, then a verdict.",
-		"At full size about 7 minutes for --only server (one server's rows) and about",
-		"22 with --only experiences (100 servers) too; progress on stderr when it is a",
-		"terminal. --only thousand runs 1,000 servers x 8 players alone: about 47",
-		"minutes. --only submit times submit() and weighs its queue (about a minute).",
-	],
-	flags: [
-		{ name: "quick", help: "every row at tiny sizes, in seconds (the smoke spec's)" },
-		{
-			name: "only",
-			value: "ROWS",
-			kind: "choice",
-			choices: ["experiences", "server", "submit", "thousand"],
-			help: "a set of rows",
-		},
-		{ name: "markdown", help: "print the table as Markdown (docs/benchmarks.md's)" },
-		{ name: "json", help: "print only JSON: { sizes, rows }", excludes: ["markdown"] },
-	],
-};
+/**
+ * The bench's command line (spec/gate/command.ts reads it): a JSON file, so the gate checks
+ * the flags before it builds (run.mjs --command), by the same rules.
+ */
+export const BENCH = COMMAND as Command;
 
-/** The run's first line: what is measured, on what, at which sizes. */
+/** The run's first line: what is measured, on what, at which sizes (within 80 columns). */
 export function title(quick: boolean): string {
-	return `Leaderboards bench on the gate's emulated OrderedDataStore and MemoryStore, ${quick ? "tiny sizes (--quick)" : "full sizes"}`;
+	return `Leaderboards bench on emulated OrderedDataStore and MemoryStore: ${quick ? "tiny sizes" : "full sizes"}`;
 }
 
-/** Said under a --quick table, whose MISSED marks would otherwise read as the project's. */
-const QUICK_NOTE = "--quick: tiny sizes that check every row runs; the goals are for full sizes (docs/benchmarks.md)";
+/** Said above and under a --quick table, whose MISSED marks would otherwise read as the project's. */
+const QUICK_NOTE = "--quick: tiny sizes that check every row runs; the goals are for full sizes";
 
 /**
  * `npm run bench`: every row measured in this run, printed as a table that fits
- * a terminal (100 columns) with each row's goal, a met/MISSED mark and a
- * verdict; --markdown prints it as Markdown (the docs'), --json as JSON.
- * --quick runs tiny sizes.
+ * the terminal (gate.terminalSize(): a table from 100 columns, a block a row below)
+ * with each row's goal, a met/MISSED mark and a verdict; --markdown prints it as
+ * Markdown (the docs'), --json as JSON. --quick runs tiny sizes.
  */
 export function main(args: string[]): number {
 	const gate = headlessGate()!;
@@ -189,6 +169,7 @@ export function main(args: string[]): number {
 		const quick = values.get("quick") === true;
 		const json = values.get("json") === true;
 		if (!json) gate.write(title(quick));
+		if (!json && quick) gate.write(QUICK_NOTE);
 		const only = values.get("only");
 		const rows = measure(
 			quick,
@@ -199,7 +180,8 @@ export function main(args: string[]): number {
 		);
 		if (json) gate.write(HttpService.JSONEncode({ sizes: quick ? "quick" : "full", rows }));
 		else {
-			gate.write(values.get("markdown") === true ? markdownTable(rows) : terminalTable(rows));
+			const columns = gate.terminalSize().columns;
+			gate.write(values.get("markdown") === true ? markdownTable(rows) : terminalTable(rows, columns));
 			if (quick) gate.write(QUICK_NOTE);
 		}
 		return 0;

@@ -9,7 +9,8 @@ export type BusHandler = (topic: string, ...args: unknown[]) => void;
  * The payloads of known topics, by name: a plugin declares its own by merging
  * into this interface (`declare module` on this file), and subscribe, once,
  * publish and wait then type those topics' arguments. Any other topic carries
- * unknown[]. Types only: nothing of it exists at run time.
+ * unknown[], except in a declared topic's namespace, where a name not declared
+ * is a typo and does not compile. Types only: nothing of it exists at run time.
  */
 export interface BusTopics {}
 
@@ -19,8 +20,19 @@ export type Payload<K extends keyof BusTopics> = Extract<BusTopics[K], unknown[]
 /** A handler of a known topic, its payload typed. */
 export type TopicHandler<K extends keyof BusTopics> = (topic: K, ...args: Payload<K>) => void;
 
-/** Any topic but the known ones (those take their typed payload, never unknown[]). */
-export type OtherTopic<T extends string> = T extends keyof BusTopics ? never : T;
+/** The namespaces of the known topics: "Leaderboard" for "Leaderboard.Updated". */
+export type TopicNamespace = keyof BusTopics extends infer K ? (K extends `${infer N}.${string}` ? N : never) : never;
+
+/**
+ * Any topic but the known ones (those take their typed payload, never unknown[]), and
+ * none in a known topic's namespace: "Leaderboard.Updatd" does not compile, while a
+ * game's own "Combat.Kill" does (declared in BusTopics, it is typed and guarded too).
+ */
+export type OtherTopic<T extends string> = T extends keyof BusTopics
+	? never
+	: T extends `${TopicNamespace}.${string}`
+		? never
+		: T;
 
 /** A subscription. disconnect() is idempotent. */
 export interface BusConnection {

@@ -1,66 +1,40 @@
 import { HttpService } from "@rbxts/services";
-import { Command, Flag, FlagValue, runCommand } from "../../spec/gate/command";
+import { Command, FlagValue, runCommand } from "../../spec/gate/command";
 import { HeadlessGate, headlessGate } from "../../spec/gate/control";
 import { SimulationConfig, simulate } from "./simulation";
+import COMMAND from "./command.json";
 import { liveView, plainLines, redraw, summaryLines, title, wrap } from "./view";
 
-const DEFAULTS: SimulationConfig = { servers: 2, players: 30, minutes: 60, failRate: 0, seed: 1 };
+/**
+ * The demo's command line (spec/gate/command.ts reads it): a JSON file, so the gate checks
+ * the flags before it builds (run.mjs --command), by the same rules.
+ */
+export const DEMO = COMMAND as Command;
 
-// One table for parsing and for --help, so the ranges printed are the ranges enforced.
-const NUMBERS: ReadonlyArray<Flag & { key: Exclude<keyof SimulationConfig, "backend" | "scale"> }> = [
-	{ name: "servers", value: "N", key: "servers", min: 1, max: 1000, help: "simulated servers" },
-	{ name: "players", value: "N", key: "players", min: 1, max: 100, help: "players per server" },
-	{
-		name: "minutes",
-		value: "N",
-		kind: "number",
-		key: "minutes",
-		min: 0.1,
-		max: 24 * 60,
-		help: "simulated minutes of play",
-	},
-	{
-		name: "fail-rate",
-		value: "R",
-		kind: "number",
-		key: "failRate",
-		min: 0,
-		max: 0.9,
-		help: "share of writes and reads that fail",
-	},
-	{ name: "seed", value: "N", key: "seed", min: 1, max: 2 ** 31, help: "same seed, same run" },
+// The numeric flags, by the SimulationConfig field each sets.
+const NUMBERS: ReadonlyArray<[string, Exclude<keyof SimulationConfig, "backend" | "scale">]> = [
+	["servers", "servers"],
+	["players", "players"],
+	["minutes", "minutes"],
+	["fail-rate", "failRate"],
+	["seed", "seed"],
 ];
 
-/** The demo's command line (spec/gate/command.ts reads it). */
-export const DEMO: Command = {
-	program: "demo",
-	invocation: "npm run demo --",
-	about: [
-		"A simulated game on the embedded emulated engine: servers sharing one",
-		"OrderedDataStore (or MemoryStore sorted map), each running the design",
-		"document's BoardService (with its daily board, which rolls over at the",
-		"midnight UTC halfway through the run). Past 16 servers (or with --scale)",
-		"it shows the experience's totals instead of one server's boards.",
-	],
-	flags: [
-		...NUMBERS.map((flag) => ({ ...flag, fallback: DEFAULTS[flag.key] })),
-		{
-			name: "backend",
-			value: "B",
-			kind: "choice",
-			choices: ["ordered", "memorystore"],
-			fallback: "ordered",
-			help: "the boards' store",
-		},
-		{ name: "scale", help: "show the experience's totals, whatever the servers" },
-		{ name: "json", help: "print only the summary, as JSON" },
-	],
+const fallbackOf = (name: string) => DEMO.flags.find((flag) => flag.name === name)!.fallback as number;
+
+/** A run with no flags: each flag's fallback. */
+const DEFAULTS: SimulationConfig = {
+	servers: fallbackOf("servers"),
+	players: fallbackOf("players"),
+	minutes: fallbackOf("minutes"),
+	failRate: fallbackOf("fail-rate"),
+	seed: fallbackOf("seed"),
 };
 
 /** The run the flags ask for. */
 export function configOf(values: Map<string, FlagValue>): SimulationConfig {
 	const config: SimulationConfig = { ...DEFAULTS };
-	for (const { name, key } of NUMBERS) {
+	for (const [name, key] of NUMBERS) {
 		const value = values.get(name);
 		if (value !== undefined) config[key] = value as number;
 	}

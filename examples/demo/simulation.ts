@@ -208,6 +208,18 @@ const FIRST_ID = 10001;
 // The player the live view follows (rank, neighbours, friends board): the pool's first.
 const FOLLOWED = 10_001;
 
+/** A pool player's display name: P1 for the pool's first. */
+const displayName = (userId: number) => `P${userId - FIRST_ID + 1}`;
+
+/**
+ * A board's rows with every player's display name: rows a read left unnamed (at 100 servers the
+ * names budget is spent) get the pool's, so no line shows a raw id ("Kills leader 12292 7").
+ */
+export const named = (entries: Entry[]) =>
+	entries.map((entry) =>
+		entry.DisplayName !== undefined ? entry : { ...entry, DisplayName: displayName(tonumber(entry.Key)!) },
+	);
+
 type PluginModule = {
 	attach: (kernel: Kernel, options: LeaderboardOptions) => Leaderboards;
 	MemoryStore: { backend: (this: void) => Backend };
@@ -309,7 +321,7 @@ export function simulate(gate: HeadlessGate, config: SimulationConfig, onFrame?:
 		user.player = servers[server].handle.join({
 			UserId: user.id,
 			Name: user.name,
-			DisplayName: `P${user.id - 10_000}`,
+			DisplayName: displayName(user.id),
 		});
 		online.push(user);
 		players[server] += 1;
@@ -364,16 +376,16 @@ export function simulate(gate: HeadlessGate, config: SimulationConfig, onFrame?:
 		return {
 			counters: counters(second),
 			totals: scale ? tracker.totals() : undefined,
-			kills: servers[0].service.topKills(10),
-			bestTimes: boards.names(boards.top("BestTime", 10)),
-			dailyKills: servers[0].service.topDailyKills(10),
+			kills: named(servers[0].service.topKills(10)),
+			bestTimes: named(boards.names(boards.top("BestTime", 10))),
+			dailyKills: named(servers[0].service.topDailyKills(10)),
 			day: boards.period("DailyKills")!.Id,
 			secondsToNewDay: boards.secondsUntilRoll("DailyKills")!,
 			// Keyed by UserId, so the followed player is found on or off line. Scale mode follows no one.
 			followed: scale
 				? undefined
 				: {
-						name: `P${FOLLOWED - 10_000}`,
+						name: displayName(FOLLOWED),
 						me: servers[0].service.rankOf(tostring(FOLLOWED)),
 						around: servers[0].service.aroundMe(tostring(FOLLOWED), 2),
 						friends: servers[0].service.friendsKills(tostring(FOLLOWED))[0],

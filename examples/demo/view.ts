@@ -122,7 +122,7 @@ function submitsLine(counters: Counters): string {
 export function totalsLines(totals: Totals): string[] {
 	const { messages, peakUse, records } = totals;
 	return wrapAll([
-		`store requests: lists ${count(totals.lists)}, reads ${count(totals.reads)}; shared pages: ${counted(totals.pageRefreshes, "refresh", "refreshes")} of ${counted(totals.pages, "page")}`,
+		`store requests: backend reads (lists) ${count(totals.lists)}, key reads ${count(totals.reads)}; shared pages: ${counted(totals.pageRefreshes, "refresh", "refreshes")} of ${counted(totals.pages, "page")}`,
 		`MemoryStore requests ${count(totals.memoryCalls)} (${count(totals.memoryRefused)} refused); messages ${count(messages.published)} published,`,
 		`  ${count(messages.delivered)} delivered, ${count(messages.lost)} lost, ${count(messages.refused)} refused`,
 		`throttled: ${count(totals.queued)} queued; dropped ${count(totals.droppedServer)} at the server level, ${count(totals.droppedExperience)} at the experience level`,
@@ -275,7 +275,7 @@ export function plainLines(config: SimulationConfig, frame: Frame): string[] {
 	if (totals) {
 		const { messages, records } = totals;
 		lines.push(
-			`  lists ${count(totals.lists)}, reads ${count(totals.reads)}, page refreshes ${count(totals.pageRefreshes)}, MemoryStore ${count(totals.memoryCalls)} (${count(totals.memoryRefused)} refused)`,
+			`  backend reads (lists) ${count(totals.lists)}, key reads ${count(totals.reads)}, page refreshes ${count(totals.pageRefreshes)}, MemoryStore ${count(totals.memoryCalls)} (${count(totals.memoryRefused)} refused)`,
 			`  messages ${count(messages.published)} published, ${count(messages.delivered)} delivered, ${count(messages.lost)} lost; throttled ${count(totals.queued)}, dropped ${count(totals.droppedServer + totals.droppedExperience)}`,
 			`  records ${count(records.records)}, on every server in ${seconds(records.p50)} (median), ${seconds(records.p99)} (p99)`,
 			`  Kills leader ${leader(frame.kills)}; DailyKills ${frame.day} leader ${leader(frame.dailyKills)}`,

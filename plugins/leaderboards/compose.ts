@@ -10,6 +10,7 @@ import { Pages } from "./stages/Pages/Pages";
 import { Queue } from "./stages/Queue/Queue";
 import { Reader } from "./stages/Reader/Reader";
 import { Refresher } from "./stages/Refresher/Refresher";
+import { Replicator } from "./stages/Replicator/Replicator";
 import { Rewards } from "./stages/Rewards/Rewards";
 import { Standing } from "./stages/Standing/Standing";
 
@@ -92,6 +93,7 @@ const STAGES = [
 			"a close may return before an erasure under way is handed back: the next server waits out its lease",
 	}),
 	row("Rewards", Rewards, { onPeriodEnd: true }),
+	row("Replicator", Replicator, { ignored: true }),
 ] as const;
 
 // Every stage has its row: a stage of Stages named nowhere above leaves Unlisted non-empty, and then

@@ -15,6 +15,7 @@ export type {
 	QueueStage,
 	ReaderStage,
 	RefresherStage,
+	ReplicatorStage,
 	RewardsStage,
 	SharedPage,
 	StageContext,

@@ -1,5 +1,6 @@
 import { DataStoreService, MemoryStoreService, MessagingService, Players, UserService } from "@rbxts/services";
 import { orderedDataStoreBackend } from "./backends/OrderedDataStore";
+import { replicateOf } from "./replicate";
 import {
 	backendOf,
 	callable,
@@ -73,6 +74,7 @@ const BOARD_KEYS = keysOf<BoardConfig>({
 	MaxValue: true,
 	MaxAddedPerMinute: true,
 	Validate: true,
+	Replicate: true,
 });
 
 // An injected service (a double, or the engine's own): something with the one method names() calls.
@@ -271,6 +273,7 @@ function board(name: string, config: unknown): BoardFields {
 		Period: period,
 		Retention: positive(`${field}.Retention`, c.Retention, period ? LONGEST_PERIOD[period.Reset] : 0),
 		VisibleTop: wholeNumber(`${field}.VisibleTop`, c.VisibleTop, DEFAULTS.VisibleTop),
+		Replicate: replicateOf(`${field}.Replicate`, c.Replicate, c.MaxEntries ?? DEFAULTS.MaxEntries),
 	};
 }
 

@@ -23,6 +23,11 @@ describeGate("the benchmarks at tiny sizes", () => {
 			]);
 			const terminal = terminalTable(rows);
 			for (const line of terminal.split("\n")) expect(width(line) <= 100).toBe(true);
+			// At 80 columns, every row's measured figures as a block: no line wider, no word split.
+			const narrow = terminalTable(rows, 80).split("\n");
+			expect(narrow.filter((line) => width(line) > 80)).toEqual([]);
+			const labelled = narrow.filter((line) => line.sub(1, 16) === "  this project  ");
+			expect(labelled.size()).toBe(rows.size());
 			expect(terminal).toMatch("^row +this project +baseline +ratio +goal +mark\n");
 			expect(terminal).toMatch(" met\n");
 			const held = rows.filter((row) => row.met !== undefined).size();
@@ -81,7 +86,7 @@ describe("the bench table", () => {
 		met,
 	});
 
-	it("fits 100 columns: long cells wrap within their column, each row gets its mark, the verdict names what missed", () => {
+	it("fits 100 columns: long cells wrap at words within their column, each row gets its mark, the verdict names what missed", () => {
 		const rows = [
 			row("Read fan-out: 100 concurrent top() callers", true, true),
 			row("submit() cost: 1000000 calls across 10000 keys", false),
@@ -97,5 +102,35 @@ describe("the bench table", () => {
 		// The long baseline wrapped onto several lines rather than widening the table.
 		expect(lines.size()).toBeGreaterThan(10);
 		expect(markdownTable(rows).split("\n")[3]).toMatch("| under 5x | MISSED |$");
+	});
+
+	it("never splits a word: a column is at least its widest word", () => {
+		const rows = [{ ...row("Write amplification", false), baseline: "write-through: 20,000 writes" }];
+		const words = (text: string) => text.split(" ").filter((word) => word !== "");
+		for (const columns of [100, 120]) {
+			const text = terminalTable(rows, columns);
+			expect(words(text)).toContain("write-through:");
+			for (const line of text.split("\n")) expect(width(line) <= columns).toBe(true);
+		}
+	});
+
+	it("below 100 columns prints one block a row, every line within the terminal (80 and up)", () => {
+		const rows = [
+			row("Read fan-out: 100 concurrent top() callers", true, true),
+			row("submit() cost: 1000000 calls across 10000 keys", false),
+			row("Memory per queued key at 100000 keys", undefined),
+		];
+		for (const columns of [80, 99]) {
+			const lines = terminalTable(rows, columns).split("\n");
+			expect(lines.filter((line) => width(line) > columns)).toEqual([]);
+			expect(lines).toContain("Read fan-out: 100 concurrent top() callers: met");
+			expect(lines).toContain("submit() cost: 1000000 calls across 10000 keys: MISSED");
+			expect(lines).toContain("  ratio         9.62x");
+			expect(lines).toContain("  goal          under 5x");
+			expect(lines[lines.size() - 1]).toBe("1 of 2 goals met; missed: submit() cost");
+			// The long baseline wraps at words under its label.
+			const wrapped = lines.filter((line) => line.sub(1, 16) === string.rep(" ", 16));
+			expect(wrapped.size()).toBeGreaterThan(1);
+		}
 	});
 });

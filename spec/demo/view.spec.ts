@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@rbxts/jest-globals";
 import { HttpService } from "@rbxts/services";
-import { Counters, Frame, SimulationConfig, Summary, Totals, simulate } from "../../examples/demo/simulation";
+import { Counters, Frame, SimulationConfig, Summary, Totals, named, simulate } from "../../examples/demo/simulation";
 import {
 	COLUMNS,
 	DEMO_HEAP,
@@ -124,6 +124,26 @@ describeGate("the demo's live view", () => {
 		},
 		SIMULATED,
 	);
+
+	it("names every leader: a row a read left unnamed gets the pool's display name, never its raw id", () => {
+		const rows = named([
+			{ Key: "10012", Value: 7, Rank: 1 },
+			{ Key: "10001", Value: 5, Rank: 2, DisplayName: "P1" },
+		]);
+		expect(rows.map((row) => row.DisplayName)).toEqual(["P12", "P1"]);
+		expect(rows[0].Key).toBe("10012");
+		const config: SimulationConfig = { servers: 100, players: 30, minutes: 60, failRate: 0, seed: 1 };
+		const frame: Frame = {
+			counters: BIG,
+			totals: BIG_TOTALS,
+			kills: rows,
+			bestTimes: [],
+			dailyKills: [],
+			day: "2026-12-06",
+			secondsToNewDay: 60,
+		};
+		expect(plainLines(config, frame).join("\n")).toMatch("Kills leader P12 7;");
+	});
 
 	it(
 		"the scale view shows the experience's totals and both boards within 80 x 24",

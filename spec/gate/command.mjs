@@ -1,5 +1,6 @@
 // The gate's own command line, by the rules every program of the gate follows
-// (spec/gate/command.ts holds the same rules for bench, demo and soak):
+// (spec/gate/command.ts holds the same rules for bench, demo and soak; parseCommand
+// reads their flags here too, so the gate refuses a bad one before it builds):
 // --help or -h prints the usage and exits 0; --flag value and --flag=value;
 // integers are decimal digits only (no 1e1, no 0x10); an unknown flag or a bad
 // value is a usage error: exit 2, the message on stderr. Everything after `--`
@@ -24,7 +25,7 @@ export function parse(flags, argv) {
 		}
 		const match = /^--([^=]+)(?:=(.*))?$/s.exec(arg);
 		const flag = match && flags.find((candidate) => candidate.name === match[1]);
-		if (!flag) return { problem: `unknown option ${match ? `--${match[1]}` : arg}` };
+		if (!flag) return { problem: unknown(match ? match[1] : arg, flags) };
 		let text = match[2];
 		if (flag.value === undefined) {
 			if (text !== undefined) return { problem: `--${flag.name} takes no value` };
@@ -44,6 +45,62 @@ export function parse(flags, argv) {
 	return { values, positional, rest };
 }
 
+/** The flag a near-miss `name` most likely meant: one that starts with it, or within two edits of it. */
+export function nearest(name, flags) {
+	let best;
+	let bestDistance = 3;
+	for (const flag of flags) {
+		const distance = flag.name.startsWith(name) ? 1 : editDistance(name, flag.name);
+		if (distance < bestDistance && distance < name.length) [best, bestDistance] = [flag.name, distance];
+	}
+	return best;
+}
+
+// Levenshtein: insertions, deletions and substitutions.
+function editDistance(a, b) {
+	let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+	for (let i = 1; i <= a.length; i++) {
+		const next = [i];
+		for (let j = 1; j <= b.length; j++)
+			next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+		row = next;
+	}
+	return row[b.length];
+}
+
+// "unknown option --sever (did you mean --servers?)"; `name` without its dashes, or a whole argument such as -x.
+function unknown(name, flags) {
+	if (name.startsWith("-")) return `unknown option ${name}`;
+	const guess = nearest(name, flags);
+	return `unknown option --${name}${guess ? ` (did you mean --${guess}?)` : ""}`;
+}
+
+/**
+ * Reads a gate program's arguments (bench, demo, soak: a Command of spec/gate/command.ts, such as
+ * examples/demo/command.json) by command.ts's rules, so the gate can refuse them before it builds:
+ * no positional argument, and a flag taking a value is an integer unless its kind says otherwise.
+ * Returns { values } or { help: true } or { problem }.
+ */
+export function parseCommand(command, args) {
+	const flags = command.flags.map((flag) => (flag.value === undefined ? flag : { kind: "integer", ...flag }));
+	if (args.includes("--help") || args.includes("-h")) return { help: true };
+	// The first argument that is neither a flag nor a flag's value: what came before it is read first.
+	for (let i = 0; i < args.length; i++) {
+		const flag = flags.find((candidate) => args[i] === `--${candidate.name}`);
+		if (flag?.value !== undefined) i += 1;
+		else if (!args[i].startsWith("-") || args[i] === "--") {
+			const before = parse(flags, args.slice(0, i));
+			return before.problem ? before : { problem: `unexpected argument ${args[i]}` };
+		}
+	}
+	const parsed = parse(flags, args);
+	for (const flag of parsed.values ? flags : [])
+		for (const other of flag.excludes ?? [])
+			if (parsed.values[flag.name] !== undefined && parsed.values[other] !== undefined)
+				return { problem: `--${flag.name} and --${other} cannot go together: give one` };
+	return parsed;
+}
+
 function readValue(flag, text) {
 	const kind = flag.kind ?? "string";
 	if (kind === "string") return { value: text };
@@ -55,7 +112,9 @@ function readValue(flag, text) {
 	}
 	const pattern = kind === "integer" ? /^\d+$/ : /^(\d+|\d*\.\d+)$/;
 	const value = pattern.test(text) ? Number(text) : undefined;
-	const range = flag.min !== undefined && flag.max !== undefined ? ` from ${flag.min} to ${flag.max}` : "";
+	const count = (n) => n.toLocaleString("en-US", { maximumFractionDigits: 20 });
+	const range =
+		flag.min !== undefined && flag.max !== undefined ? ` from ${count(flag.min)} to ${count(flag.max)}` : "";
 	if (value === undefined || value < (flag.min ?? -Infinity) || value > (flag.max ?? Infinity))
 		return {
 			problem: `--${flag.name} must be ${kind === "integer" ? "a whole number" : "a number"}${range}, not ${text}`,

@@ -52,6 +52,39 @@ describe("a gate program's command line (bench, demo, soak)", () => {
 		expect((values(["--rate", ".25"]) as Map<string, unknown>).get("rate")).toBe(0.25);
 	});
 
+	it("names the flag a near miss most likely meant: one it begins, or one within two edits", () => {
+		expect(parse(TOOL, ["--sedes", "3"])).toEqual({ problem: "unknown option --sedes (did you mean --seeds?)" });
+		expect(parse(TOOL, ["--backnd=ordered"])).toEqual({
+			problem: "unknown option --backnd (did you mean --backend?)",
+		});
+		expect(parse(TOOL, ["--jsn"])).toEqual({ problem: "unknown option --jsn (did you mean --json?)" });
+		expect(parse(TOOL, ["--back"])).toEqual({ problem: "unknown option --back (did you mean --backend?)" });
+		expect(parse(TOOL, ["--r"])).toEqual({ problem: "unknown option --r" });
+	});
+
+	it("wraps a long help at words under its column, every line within 80 columns", () => {
+		const long: Command = {
+			...TOOL,
+			flags: [
+				{
+					name: "only",
+					value: "ROWS",
+					kind: "choice",
+					choices: ["experiences", "server"],
+					help: string.rep("word ", 20),
+				},
+			],
+		};
+		const lines = usage(long).split("\n");
+		expect(lines.filter((line) => line.size() > 80)).toEqual([]);
+		// 12 words fit beside the flag, 8 and "(experiences or" on the next line, "server)" on a third.
+		const under = lines.filter((line) => line.sub(1, 20) === string.rep(" ", 20));
+		expect(under).toEqual([
+			`${string.rep(" ", 20)}${string.rep("word ", 8)}(experiences or`,
+			`${string.rep(" ", 20)}server)`,
+		]);
+	});
+
 	it("names every other mistake: unknown flags, stray arguments, missing and unwanted values, ranges", () => {
 		expect(parse(TOOL, ["--bogus"])).toEqual({ problem: "unknown option --bogus" });
 		expect(parse(TOOL, ["--bogus=1"])).toEqual({ problem: "unknown option --bogus" });

@@ -3,7 +3,8 @@
 // command line does (spec/gate/command.mjs, the same rules in Node):
 // --help or -h prints the usage and exits 0; --flag value and --flag=value;
 // integers are decimal digits only (no 1e1, no 0x10); an unknown flag, a
-// stray argument or a bad value is a usage error: exit 2, the message on stderr.
+// stray argument or a bad value is a usage error: exit 2, the message on stderr,
+// with the flag a near miss most likely meant ("did you mean --servers?").
 
 import type { HeadlessGate } from "./control";
 import { count } from "./format";
@@ -56,7 +57,18 @@ export function usage(command: Command): string {
 				? ` (default ${typeIs(flag.fallback, "number") ? count(flag.fallback) : flag.fallback})`
 				: "";
 		const pad = string.rep(" ", math.max(1, 20 - left.size()));
-		lines.push(`${left}${pad}${flag.help}${choices}${range}${fallback}`);
+		// Wrapped at words under the help column, so every line fits 80 columns.
+		let line = `${left}${pad}`;
+		let fresh = true;
+		for (const [piece] of `${flag.help}${choices}${range}${fallback}`.gmatch("%S+")) {
+			const word = piece as string;
+			if (!fresh && line.size() + 1 + word.size() > 80) {
+				lines.push(line);
+				line = `${string.rep(" ", 20)}${word}`;
+			} else line = fresh ? `${line}${word}` : `${line} ${word}`;
+			fresh = false;
+		}
+		lines.push(line);
 	}
 	lines.push(HELP);
 	return lines.join("\n");
@@ -92,6 +104,41 @@ function readValue(flag: Flag, text: string): { value: FlagValue } | { problem: 
 	return { value };
 }
 
+// Levenshtein: insertions, deletions and substitutions.
+function editDistance(a: string, b: string): number {
+	let row = new Array<number>();
+	for (let j = 0; j <= b.size(); j++) row.push(j);
+	for (let i = 1; i <= a.size(); i++) {
+		const below = [i];
+		for (let j = 1; j <= b.size(); j++) {
+			const same = a.sub(i, i) === b.sub(j, j);
+			below.push(math.min(row[j] + 1, below[j - 1] + 1, row[j - 1] + (same ? 0 : 1)));
+		}
+		row = below;
+	}
+	return row[b.size()];
+}
+
+/** The flag a near-miss `name` most likely meant: one that starts with it, or within two edits of it. */
+export function nearest(name: string, flags: ReadonlyArray<Flag>): string | undefined {
+	let best: string | undefined;
+	let bestDistance = 3;
+	for (const flag of flags) {
+		const distance = flag.name.sub(1, name.size()) === name ? 1 : editDistance(name, flag.name);
+		if (distance < bestDistance && distance < name.size()) {
+			best = flag.name;
+			bestDistance = distance;
+		}
+	}
+	return best;
+}
+
+// "unknown option --sever (did you mean --servers?)" (spec/gate/command.mjs says the same).
+function unknownOption(name: string, flags: ReadonlyArray<Flag>): string {
+	const guess = nearest(name, flags);
+	return `unknown option --${name}${guess !== undefined ? ` (did you mean --${guess}?)` : ""}`;
+}
+
 /** Reads a program's arguments; the first mistake is named. --help wins over any mistake. */
 export function parse(command: Command, args: ReadonlyArray<string>): Parsed {
 	if (args.includes("--help") || args.includes("-h")) return { help: true };
@@ -102,7 +149,7 @@ export function parse(command: Command, args: ReadonlyArray<string>): Parsed {
 		if (arg.sub(1, 2) !== "--") return { problem: `unknown option ${arg}` };
 		const [name, inline] = arg.match("^%-%-([^=]+)=(.*)$") as LuaTuple<[string?, string?]>;
 		const flag = command.flags.find((candidate) => candidate.name === (name ?? arg.sub(3)));
-		if (!flag) return { problem: `unknown option --${name ?? arg.sub(3)}` };
+		if (!flag) return { problem: unknownOption(name ?? arg.sub(3), command.flags) };
 		if (flag.value === undefined) {
 			if (inline !== undefined) return { problem: `--${flag.name} takes no value` };
 			values.set(flag.name, true);

@@ -147,6 +147,8 @@ export interface HeadlessGate {
 	 * stored data and the users are shared with every other server.
 	 */
 	newServer: (projectFile?: string) => GateServer;
+	/** A player joins the run's server with a client of their own (GateServer.connectClient). */
+	connectClient: (info: ClientInfo) => GateClient;
 	/** A project file's text, or undefined (paths relative to the project root). */
 	readFile: (path: string) => string | undefined;
 	isDirectory: (path: string) => boolean;
@@ -232,8 +234,11 @@ export interface HeadlessGate {
 		calls: (method?: string) => number;
 		/** Requests refused over a limit, by status code ("TotalRequestsOverLimit", ...) or all. */
 		refused: (code?: string) => number;
-		/** A hash map's live items by key. */
-		hashSnapshot: (name: string) => Map<string, unknown>;
+		/**
+		 * A hash map's live items by key; with `field`, each table item's field alone (items that are not
+		 * tables, or lack it, left out): cheap enough to sample every second.
+		 */
+		hashSnapshot: (name: string, field?: string) => Map<string, unknown>;
 		/** Every data structure's own request limit, in units a minute (default 100,000). */
 		setStructureLimit: (unitsPerMinute: number) => void;
 		/** Request units spent since the last reset, a range read's items included (refused requests spend none). */
@@ -393,6 +398,13 @@ export interface GateServer {
 	join: (info: { UserId: number; Name?: string; DisplayName?: string }) => Player;
 	leave: (player: Player) => void;
 	/**
+	 * A player joins this server with a client of their own: a DataModel with Players.LocalPlayer
+	 * (a PlayerGui under it) and copies of ReplicatedStorage, Workspace and Players kept in step
+	 * after the client's delay; RemoteEvent and UnreliableRemoteEvent between them
+	 * (spec/gate/README.md, "Clients").
+	 */
+	connectClient: (info: ClientInfo) => GateClient;
+	/**
 	 * Runs this server's BindToClose callbacks within 30 s, each given Enum.CloseReason[reason]
 	 * (DeveloperShutdown when absent), then ends the server: its threads stop, its instances are
 	 * destroyed and its memory can be reclaimed. Returns (all finished, seconds taken).
@@ -409,6 +421,51 @@ export interface GateServer {
 	 * limit when it starts (spec/gate/README.md, "The startup burst"), spent first, never refilled.
 	 */
 	startupBurst: (kind: string) => number;
+}
+
+/** Who connects a client, and the seconds each way between the server and it (0.1 unless told). */
+export interface ClientInfo {
+	UserId: number;
+	Name?: string;
+	DisplayName?: string;
+	Delay?: number;
+}
+
+/** What travelled between a server and one client since it connected. */
+export interface ClientStats {
+	/** Bytes of remote events to the client, and from it (the gate's estimate: spec/gate/README.md, "Clients"). */
+	received: number;
+	sent: number;
+	eventsReceived: number;
+	eventsSent: number;
+	/** Unreliable events lost by dropUnreliable, and those over the 900-byte payload limit. */
+	dropped: number;
+	oversized: number;
+	/** Instances the client's copies took from the server (created or updated). */
+	updates: number;
+}
+
+/** A client of a server started by connectClient(). */
+export interface GateClient {
+	/** The client's own DataModel (a client: RunService.IsClient() is true in it). */
+	readonly game: DataModel;
+	/** The client's player on the server. */
+	readonly player: Player;
+	/** Players.LocalPlayer of the client's DataModel: its copy of `player`. */
+	readonly localPlayer: Player;
+	/** Requires a ModuleScript of the client's DataModel, in the client's environment. */
+	require: (module: ModuleScript) => unknown;
+	/** Runs a script of the client's DataModel on its own thread; returns the thread. */
+	runScript: (script: LuaSourceContainer) => thread;
+	stats: () => ClientStats;
+	/** Seconds each way from now on (what is already travelling keeps its order). */
+	delay: (seconds: number) => void;
+	/** Unreliable events both ways: a seeded share of them lost. */
+	dropUnreliable: (rate: number, seed?: number) => void;
+	/** Unreliable events both ways: a seeded extra delay in [0, window) seconds, which reorders them. */
+	reorderUnreliable: (window: number, seed?: number) => void;
+	/** The client goes and its player leaves the server; nothing more reaches either side. */
+	leave: () => void;
 }
 
 /** The gate control, or undefined outside the headless gate (in Studio). */

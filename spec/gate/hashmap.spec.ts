@@ -210,4 +210,24 @@ describeGate("the emulated MemoryStoreService hash map", () => {
 			expect(gate!.memoryStore.hashSnapshot("Memory").get("c")).toBe(big);
 		});
 	});
+
+	describe("hashSnapshot", () => {
+		it("gives each live item, or with a field each table item's field alone", () => {
+			const map = MemoryStoreService.GetHashMap("Snapshot");
+			map.SetAsync("page", { at: 12, rows: [1, 2, 3] }, 60);
+			map.SetAsync("plain", "text", 60);
+			map.SetAsync("other", { rows: [] }, 60);
+			map.SetAsync("gone", { at: 1 }, 1);
+			task.wait(2);
+			const whole = gate!.memoryStore.hashSnapshot("Snapshot");
+			expect(whole.get("page")).toEqual({ at: 12, rows: [1, 2, 3] });
+			expect(whole.get("plain")).toBe("text");
+			expect(whole.has("gone")).toBe(false);
+			const at = gate!.memoryStore.hashSnapshot("Snapshot", "at");
+			expect(at.get("page")).toBe(12);
+			expect(at.has("plain")).toBe(false);
+			expect(at.has("other")).toBe(false);
+			expect(at.has("gone")).toBe(false);
+		});
+	});
 });

@@ -6,7 +6,7 @@
 //
 //   node spec/gate/run.mjs [pattern] [--no-build] [--verbose] [--self-check] [--workers N]
 //                          [--signals B] [--heap MB] [--virtual-days N] [--project FILE]
-//                          [--root A.B.C]... [--main A.B.C -- args]
+//                          [--root A.B.C]... [--main A.B.C [--command FILE] -- args]
 //   node spec/gate/run.mjs --help     (flags read by spec/gate/command.mjs)
 //
 // The VM, the instance tree and the compiled chunks are built once per run.
@@ -27,7 +27,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parse, usage } from "./command.mjs";
+import { parse, parseCommand, usage } from "./command.mjs";
 import { createFront } from "./front.mjs";
 import { SUMMARY, exactly, specFiles } from "./specfiles.mjs";
 import { raiseHeap } from "./heap.mjs";
@@ -95,6 +95,11 @@ const FLAGS = [
 	{ name: "root", value: "A.B.C", repeat: true, help: "a spec root instead of the project's specs (repeatable)" },
 	{ name: "main", value: "A.B.C", help: "run this ModuleScript's main(args) instead of specs; args after --" },
 	{
+		name: "command",
+		value: "FILE",
+		help: "the --main program's command line (JSON, spec/gate/command.ts's Command): its args are checked before the build",
+	},
+	{
 		name: "signals",
 		value: "B",
 		kind: "choice",
@@ -135,6 +140,7 @@ function parseArgs(argv) {
 		roots,
 		mode: values.main ? "main" : "jest",
 		main: values.main?.split("."),
+		command: values.command,
 		args: rest,
 		workers: Math.min(availableParallelism(), values.workers ?? 1),
 		signals: values.signals ?? "Default",
@@ -169,13 +175,27 @@ function compiler(getState, onChunk) {
 	};
 }
 
+// Says what it does on stderr (stdout may be JSON): the build takes 6-10 s.
 function build() {
 	const rbxtsc = join(projectDir, "node_modules", "roblox-ts", "out", "CLI", "cli.js");
+	process.stderr.write("gate: building (rbxtsc) ...\n");
+	const started = wallNow();
 	const result = spawnSync(process.execPath, [rbxtsc, "--type", "game"], { cwd: projectDir, stdio: "inherit" });
 	if (result.status !== 0) {
 		process.stdout.write("gate: rbxtsc failed\n0 passed, 1 failed\n");
 		process.exit(1);
 	}
+	process.stderr.write(`gate: built in ${((wallNow() - started) / 1000).toFixed(1)} s\n`);
+}
+
+// A --main program's arguments, read by its command line (--command FILE) before the build, so a
+// misspelt flag is refused at once rather than after the build: exit 2, as the program would.
+function checkArgs(file, args) {
+	const command = JSON.parse(readFileSync(resolve(projectDir, file), "utf8"));
+	const { problem } = parseCommand(command, args);
+	if (!problem) return;
+	process.stderr.write(`${command.program}: ${problem}\n${command.invocation} --help lists the options\n`);
+	process.exit(2);
 }
 
 // Maps `Service.Folder.Module:line` in traces to the compiled file and its source.
@@ -229,30 +249,48 @@ function statusLine() {
 	};
 }
 
-// jest's report in wall seconds. jest times each file on the virtual clock, and shows
-// that time only past its slow-file threshold (" PASS  spec/x 1742.312 s" for a file that
-// took 2 s): each file's line gets its wall time, the virtual one labelled after it. A file
-// starts when its spec module compiles (each compiles once a run), else when the previous
-// one ended. The summary's "Ran all test suites matching." gains the pattern jest leaves out.
+// jest's report in wall seconds, a line a spec file as it finishes: "PASS  spec/x  12 passed,
+// 0 failed  0.41 s (virtual 1.20 s)". jest times each file on the virtual clock and shows that
+// only past its slow-file threshold; the gate's reporter (runner.luau) hands each file's counts
+// and virtual time just before jest's line for it. A file starts when its spec module compiles
+// (each compiles once a run), else when the previous one ended. The summary's "Ran all test
+// suites matching." gains the pattern jest leaves out, cut to one short line.
 function jestReport(pattern) {
 	let started = wallNow();
-	const FILE = /^(\s*(?:PASS|FAIL)\s+\S+)(?:\s+([\d.]+ m?s))?\s*$/;
+	let counts;
+	const FILE = /^(\s*(?:PASS|FAIL)\s+\S+)(?:\s+[\d.]+ m?s)?\s*$/;
+	const virtual = (ms) => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(2)} s`);
 	return {
 		chunk(chunkName) {
 			if (/\.spec$/.test(chunkName)) started = wallNow();
+		},
+		file(text) {
+			const [passed, failed, skipped, ms] = text.split("\t").map(Number);
+			counts = { passed, failed, skipped, ms };
 		},
 		line(text) {
 			const file = FILE.exec(text);
 			if (file) {
 				const wall = ((wallNow() - started) / 1000).toFixed(2);
 				started = wallNow();
-				return `${file[1]} ${wall} s${file[2] ? ` (virtual ${file[2]})` : ""}`;
+				// jest's summary names a failed file again ("Summary of all failing tests"): as it is.
+				if (!counts) return text;
+				const { passed, failed, skipped, ms } = counts;
+				counts = undefined;
+				const tally = `${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ""}`;
+				return `${file[1]}  ${tally}  ${wall} s (virtual ${virtual(ms)})`;
 			}
 			if (pattern && /^Ran all test suites matching\.$/.test(text))
-				return `Ran all test suites matching /${pattern}/.`;
+				return `Ran all test suites matching ${shortPattern(pattern)}.`;
 			return text;
 		},
 	};
+}
+
+// A pattern as the summary shows it, cut to one short line (a worker's or the deferred run's
+// names every file of its share: 1,000 characters and more).
+function shortPattern(pattern) {
+	return pattern.length <= 100 ? `/${pattern}/` : `/${pattern.slice(0, 80)}.../`;
 }
 
 // `npm run bench -- --json > f`: npm has already written its banner ("> @rbxts/...")
@@ -321,9 +359,13 @@ function selfCheck() {
 	);
 }
 
-// Runs the files over `count` child processes (files dealt round-robin, each
-// child a gate of its own on its share), prints each child's output whole as
-// it ends, then one summary line for all of them. Returns the exit code.
+// jest's summary lines of one worker, which the run's own summary replaces.
+const WORKER_SUMMARY = /^(\s*|(Test Suites|Tests|Snapshots|Time):.*|Ran all test suites.*|\d+ passed, \d+ failed.*)$/;
+
+// Runs the files over `count` child processes (files dealt round-robin, each child a gate of
+// its own on its share). Each child's lines pass through as they come (a line a spec file as
+// it finishes); its own jest summary is held back, and one summary for all of them ends the
+// run. Returns the exit code.
 async function runWorkers(files, count, options) {
 	const started = wallNow();
 	const shares = Array.from({ length: count }, (_, worker) => files.filter((_, i) => i % count === worker));
@@ -337,12 +379,25 @@ async function runWorkers(files, count, options) {
 					args.push("--signals", options.signals, "--heap", String(options.heap));
 					args.push("--virtual-days", String(options.virtualDays));
 					const child = spawn(process.execPath, args, { cwd: projectDir, stdio: ["ignore", "pipe", "pipe"] });
-					let output = "";
-					child.stdout.on("data", (chunk) => (output += chunk));
-					child.stderr.on("data", (chunk) => (output += chunk));
+					let partial = "";
+					let summary = false;
+					const tail = [];
+					child.stdout.on("data", (chunk) => {
+						const lines = (partial + chunk).split("\n");
+						partial = lines.pop();
+						const shown = [];
+						for (const line of lines) {
+							summary ||= /^Test Suites:/.test(line);
+							(summary ? tail : shown).push(line);
+						}
+						if (shown.length > 0) process.stdout.write(`${shown.join("\n")}\n`);
+					});
+					child.stderr.on("data", (chunk) => process.stderr.write(chunk));
 					child.on("close", (code) => {
-						process.stdout.write(output);
-						done({ code, summary: SUMMARY.exec(output.split("\n").slice(-3).join("\n")) });
+						if (partial) tail.push(partial);
+						const kept = tail.filter((line) => !WORKER_SUMMARY.test(line));
+						if (kept.length > 0) process.stdout.write(`${kept.join("\n")}\n`);
+						done({ code, summary: SUMMARY.exec(tail.slice(-3).join("\n")) });
 					});
 				}),
 		),
@@ -355,7 +410,7 @@ async function runWorkers(files, count, options) {
 		if (code !== 0 && summary && Number(summary[2]) === 0) total[1] += 1;
 	}
 	const wall = ((wallNow() - started) / 1000).toFixed(2);
-	process.stdout.write(`Time: ${wall} s, ${count} workers\n`);
+	process.stdout.write(`Time: ${wall} s, ${count} workers, ${files.length} files\n`);
 	process.stdout.write(`${total[0]} passed, ${total[1]} failed${total[2] > 0 ? `, ${total[2]} skipped` : ""}\n`);
 	return total[1] > 0 || total[0] === 0 ? 1 : 0;
 }
@@ -364,6 +419,7 @@ async function main() {
 	const options = parseArgs(process.argv.slice(2));
 	// A program's --help is its usage only: no rebuild first when out/ holds it.
 	const help = options.args.includes("--help") || options.args.includes("-h");
+	if (options.command) checkArgs(options.command, options.args);
 	if (options.build && !(help && existsSync(join(projectDir, "out")))) build();
 	if (options.selfCheck) selfCheck();
 	if (options.mode === "jest" && options.defaultRoot && options.workers > 1) {
@@ -416,6 +472,7 @@ async function main() {
 			let mapped = traces.map(String(text));
 			if (kind === "Report") mapped = mapped.split("\n").map(report.line).join("\n");
 			if (kind === "Progress") return status.show(mapped);
+			if (kind === "FileResult") return report.file(mapped);
 			status.show("");
 			const start = colour && paint[kind] ? paint[kind] : "";
 			// With --json, stdout holds the JSON alone.

@@ -3,34 +3,13 @@ import { Command, runCommand } from "../gate/command";
 import { HeadlessGate, headlessGate } from "../gate/control";
 import { count, counted } from "../gate/format";
 import { BACKEND_KINDS, SeedReport, runSeed } from "./model";
+import COMMAND from "./soak.command.json";
 
-/** The soak's command line (spec/gate/command.ts reads it). */
-export const SOAK: Command = {
-	program: "soak",
-	invocation: "npm run soak --",
-	about: [
-		"The model test (spec/model/model.ts) over many seeds: several servers on one",
-		"emulated store, faults, hung requests, throttling, a noisy neighbour,",
-		"concurrent readers and destroy() at random times, checked against a model.",
-		"Erasures at random times, servers killed (around the hourly roll and in the",
-		"middle of its period handler), then a next start that finishes what they left:",
-		"an erased key never reappears; every written hour's handler completed, with",
-		"one idempotency key; a server closed mid-erasure hands it back before",
-		"destroy() returns (no lease wait, no store it cleared removed again but by the",
-		"sweep). About half the drains meet a write fault (every write, or 50-90% of",
-		"them, refused from up to 2 s before destroy() until a moment the drain still",
-		"has time): a drain that stops early for anything but its deadline after the",
-		"store accepts writes again (no fault on when it sent its last write) is a",
-		"violation. Each seed runs on every backend kind; progress on stderr when it is",
-		"a terminal. Exit 0 when every seed holds, 1 when one does not, 2 on a bad",
-		"flag.",
-	],
-	flags: [
-		{ name: "seeds", value: "N", min: 1, max: 100_000, fallback: 20, help: "seeds to run" },
-		{ name: "from", value: "S", min: 1, max: 2 ** 31, fallback: 1, help: "the first seed" },
-		{ name: "json", help: "print only JSON: { seeds, from, backends, reports }" },
-	],
-};
+/**
+ * The soak's command line (spec/gate/command.ts reads it): a JSON file, so the gate checks
+ * the flags before it builds (run.mjs --command), by the same rules.
+ */
+export const SOAK = COMMAND as Command;
 
 /** The run's first line: the backends and the seeds. */
 export function title(seeds: number, from: number): string {

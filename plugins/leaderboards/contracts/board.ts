@@ -25,6 +25,8 @@ export interface BoardFields {
 	readonly Retention: number;
 	/** The top rows whose changes are written promptly and announced; 0: none. */
 	readonly VisibleTop: number;
+	/** The rows sent to clients (BoardConfig.Replicate); absent: none. */
+	readonly Replicate?: { readonly Rows: number };
 	/** "Big": any finite number; "Plain": as the store holds them. */
 	readonly Values: ValueKind;
 	/** "Earliest": equal values rank by who stored first; undefined: as the store orders them. */

@@ -3,6 +3,12 @@ import { ResetSchedule, Weekday } from "./periods";
 import { PlayerLookup, UserLookup } from "./settings";
 import { StageFactories } from "./stages";
 
+/** What of a board its clients get (BoardConfig.Replicate). */
+export interface ReplicateConfig {
+	/** The rows sent: the top `Rows` of the page (1 to the board's MaxEntries). Default 10. */
+	Rows?: number;
+}
+
 /** One board's configuration. Every field is optional. */
 export interface BoardConfig {
 	/** Smaller values rank first (times). Default false: bigger values first (scores). */
@@ -52,6 +58,12 @@ export interface BoardConfig {
 	 * Daily ±90,071,992,546). Stored apart ("Kills#Earliest"). Default none: ties rank as the store orders them.
 	 */
 	TieBreak?: "Earliest";
+	/**
+	 * Send this board's top rows to every client (stages/Replicator): the page on a client's ready
+	 * signal, then the rows that changed, at most once a second; each player's own standing to that
+	 * player only. Default none: the board stays on the server.
+	 */
+	Replicate?: ReplicateConfig;
 	/** submit() refuses values below it (false, a warning, Leaderboard.Refused). Default none. */
 	MinValue?: number;
 	/** submit() refuses values above it (false, a warning, Leaderboard.Refused). Default none. */

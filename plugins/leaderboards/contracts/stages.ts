@@ -225,6 +225,17 @@ export interface DrainerStage extends Service {
 }
 
 /**
+ * Replicator: the top rows of boards with Replicate, sent to clients through one RemoteEvent it makes
+ * (ReplicatedStorage.Leaderboards.Pages). Hears Leaderboard.Updated; asks the Reader (top, once at
+ * start) and the NameResolver (names). A client may send only a ready signal: anything else is
+ * ignored and counted. Answers nobody but its counter.
+ */
+export interface ReplicatorStage extends Service {
+	/** What clients sent that was not a ready signal, or came within a second of their last one. */
+	ignored(): number;
+}
+
+/**
  * The stages, as each sees the others: only through these contracts. A game's own stage (options.Stages)
  * must be a table with its contract's methods and a Name (attach refuses it otherwise, naming the
  * method); an optional method it leaves out switches off what attach's warning names.
@@ -241,6 +252,7 @@ export interface Stages {
 	readonly Herald: HeraldStage;
 	readonly Eraser: EraserStage;
 	readonly Rewards: RewardsStage;
+	readonly Replicator: ReplicatorStage;
 }
 
 /** What a stage is built with. `stages` is complete once attach has built them all. */
@@ -270,4 +282,5 @@ export interface StageFactories {
 	Herald?: StageFactory<HeraldStage>;
 	Eraser?: StageFactory<EraserStage>;
 	Rewards?: StageFactory<RewardsStage>;
+	Replicator?: StageFactory<ReplicatorStage>;
 }

@@ -34,7 +34,7 @@ test("a usage error exits 2 with the reason on stderr and nothing on stdout", ()
 		[["frobnicate"], "unknown command frobnicate (test or run)"],
 		[["run"], "run needs --main A.B.C"],
 		[["test", "a", "b"], "one pattern at most, not a b"],
-		[["test", "--heap", "1e3"], "--heap must be a whole number from 64 to 4095, not 1e3"],
+		[["test", "--heap", "1e3"], "--heap must be a whole number from 64 to 4,095, not 1e3"],
 		[
 			["test", "--project", "missing.project.json"],
 			`no Rojo project at ${join(place, "missing.project.json")} (--project FILE)`,
@@ -54,7 +54,7 @@ test("a usage error exits 2 with the reason on stderr and nothing on stdout", ()
 test("test finds the place's specs, brings jest-lua, and ends with jest's summary and N passed, N failed", () => {
 	const run = gate(["test"]);
 	assert.equal(run.code, 0, run.stdout + run.stderr);
-	assert.match(run.stdout, /^ PASS {2}Game\/Sum\.spec [\d.]+ s \(virtual 60(\.\d+)? s\)$/m);
+	assert.match(run.stdout, /^ PASS {2}Game\/Sum\.spec {2}2 passed, 0 failed {2}[\d.]+ s \(virtual 60(\.\d+)? s\)$/m);
 	assert.match(run.stdout, /^Tests: +3 passed, 3 total$/m);
 	assert.equal(run.stdout.trimEnd().split("\n").pop(), "3 passed, 0 failed");
 });

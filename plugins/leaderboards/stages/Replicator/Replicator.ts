@@ -1,0 +1,158 @@
+import { Players, ReplicatedStorage } from "@rbxts/services";
+import {
+	Entry,
+	PAGE,
+	READY,
+	REPLICATION_EVENT,
+	REPLICATION_FOLDER,
+	ROWS,
+	ReplicatorStage,
+	STANDING,
+	SentRow,
+	SentStanding,
+	StageContext,
+	Topics,
+} from "../../contracts";
+import { periodAt, storableKey } from "../../core";
+import { changesOf, rowsOf, standingOn } from "./rows";
+
+/** One board's rows go to clients at most once in this long; the Updated between wait for the next send. */
+export const SEND_SECONDS = 1;
+/** A client's ready signal is answered at most once in this long; more are ignored and counted (a flood). */
+export const READY_SECONDS = 1;
+
+interface Shown {
+	entries: ReadonlyArray<Entry>;
+	rows: SentRow[];
+	sentAt: number;
+	waiting: boolean;
+}
+
+/**
+ * Boards players see. The top `Replicate.Rows` rows of each board with Replicate, with names, go to
+ * every client through one RemoteEvent (ReplicatedStorage.Leaderboards.Pages): the whole page when a
+ * client says it is ready, then on each Leaderboard.Updated of the current period only the rows that
+ * changed, at most once a second a board; each player's own standing (Value and Rank where the board's
+ * page holds them) goes to that player only, when it changes. A RemoteEvent, not an
+ * UnreliableRemoteEvent: a change is sent once, so a lost one would stay wrong on the client until it
+ * joined again, and a page of 10 rows with names comes near the unreliable 900-byte limit. Clients
+ * send nothing but the ready signal: anything else, and a ready within READY_SECONDS of the last, is
+ * ignored and counted (ignored(), and the folder's Ignored attribute). Clients cause no store reads.
+ */
+export class Replicator implements ReplicatorStage {
+	readonly Name = "Leaderboards.Replicator";
+	private folder?: Folder;
+	private remote?: RemoteEvent;
+	private readonly connections = new Array<RBXScriptConnection>();
+	private readonly shown = new Map<string, Shown>();
+	private readonly ready = new Map<Player, number>();
+	private readonly standings = new Map<Player, Map<string, string>>();
+	private ignoredCount = 0;
+
+	constructor(private readonly context: StageContext) {
+		context.kernel.Bus.subscribe(Topics.Updated, (_, board, entries, period) =>
+			this.updated(board, entries, period),
+		);
+	}
+
+	start() {
+		const boards = this.replicated();
+		if (boards.isEmpty()) return;
+		const folder = new Instance("Folder");
+		folder.Name = REPLICATION_FOLDER;
+		const remote = new Instance("RemoteEvent");
+		remote.Name = REPLICATION_EVENT;
+		remote.Parent = folder;
+		folder.SetAttribute("Ignored", 0);
+		folder.Parent = ReplicatedStorage;
+		this.folder = folder;
+		this.remote = remote;
+		this.connections.push(remote.OnServerEvent.Connect((player, ...args) => this.heard(player, args)));
+		this.connections.push(
+			Players.PlayerRemoving.Connect((player) => {
+				this.ready.delete(player);
+				this.standings.delete(player);
+			}),
+		);
+		// The first page of each board, read once here: no client's signal ever reads the store.
+		for (const board of boards) task.spawn(() => this.context.stages.Reader.top(board));
+	}
+
+	stop() {
+		for (const connection of this.connections) connection.Disconnect();
+		this.connections.clear();
+		this.folder?.Destroy();
+		this.folder = undefined;
+		this.remote = undefined;
+	}
+
+	ignored() {
+		return this.ignoredCount;
+	}
+
+	private replicated(): string[] {
+		const names = new Array<string>();
+		for (const name of this.context.settings.boardNames)
+			if (this.context.settings.boards.get(name)!.Replicate) names.push(name);
+		return names;
+	}
+
+	private heard(player: Player, args: unknown[]) {
+		const now = this.context.settings.clock();
+		const last = this.ready.get(player);
+		if (args.size() !== 1 || args[0] !== READY || (last !== undefined && now - last < READY_SECONDS)) {
+			this.ignoredCount += 1;
+			this.folder?.SetAttribute("Ignored", this.ignoredCount);
+			return;
+		}
+		this.ready.set(player, now);
+		for (const [board, shown] of this.shown) {
+			this.remote?.FireClient(player, PAGE, board, shown.rows);
+			this.sendStanding(player, board, shown.entries);
+		}
+	}
+
+	private updated(board: string, entries: ReadonlyArray<Entry>, period: string | undefined) {
+		const config = this.context.settings.boards.get(board);
+		if (!config?.Replicate || this.remote === undefined) return;
+		if (config.Period && period !== periodAt(config.Period, this.context.settings.unixTime()).Id) return;
+		const shown = this.shown.get(board) ?? { entries, rows: [], sentAt: -math.huge, waiting: false };
+		shown.entries = entries;
+		this.shown.set(board, shown);
+		if (shown.waiting) return;
+		shown.waiting = true;
+		task.spawn(() => {
+			const wait = shown.sentAt + SEND_SECONDS - this.context.settings.clock();
+			if (wait > 0) task.wait(wait);
+			shown.sentAt = this.context.settings.clock();
+			this.send(board, shown, config.Replicate!.Rows);
+			shown.waiting = false;
+		});
+	}
+
+	// The rows that changed to every ready client, and each one's standing where it changed.
+	private send(board: string, shown: Shown, count: number) {
+		const top = new Array<Entry>();
+		for (let i = 0; i < math.min(count, shown.entries.size()); i++) top.push({ ...shown.entries[i] });
+		const rows = rowsOf(this.context.stages.NameResolver.names(top), count);
+		const changes = changesOf(shown.rows, rows);
+		const resized = rows.size() !== shown.rows.size();
+		shown.rows = rows;
+		for (const [player] of this.ready) {
+			if (changes.size() > 0 || resized) this.remote?.FireClient(player, ROWS, board, rows.size(), changes);
+			this.sendStanding(player, board, shown.entries);
+		}
+	}
+
+	private sendStanding(player: Player, board: string, entries: ReadonlyArray<Entry>) {
+		const [key] = storableKey(player);
+		if (key === undefined) return;
+		const standing: SentStanding = standingOn(entries, key);
+		const text = `${standing.Value}|${standing.Rank}`;
+		const sent = this.standings.get(player) ?? new Map<string, string>();
+		this.standings.set(player, sent);
+		if (sent.get(board) === text) return;
+		sent.set(board, text);
+		this.remote?.FireClient(player, STANDING, board, standing);
+	}
+}
