@@ -33,6 +33,11 @@ export type { Codec, Encoding, TieBreakRule, ValueKind } from "./contracts/encod
 export type { MergeRule, Refusal } from "./contracts/merge";
 export type { Period, PeriodRule } from "./contracts/periods";
 export type { BackendWrite, PendingWrite } from "./contracts/backend";
+// What a stage hands back and publishes: rows, a window's summary, the drain's result, the topics,
+// and the kernel's one-result Promise (a replaced Flusher's landed(), its window run once).
+export type { Entry, ShutdownResult, Standing, Subject, WindowSummary } from "./contracts/entries";
+export { Topics } from "./contracts/topics";
+export { SingleFlight } from "../../kernel";
 // The rules a stage applies as the default stages do, each written once.
 export {
 	SUBJECTS,

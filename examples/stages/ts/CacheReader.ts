@@ -1,5 +1,4 @@
-import { Entry, Topics } from "@rbxts/leaderboards";
-import { Board, ReaderStage, StageFactory, storableKey } from "@rbxts/leaderboards/extend";
+import { Board, Entry, ReaderStage, StageFactory, Topics, storableKey } from "@rbxts/leaderboards/extend";
 
 /** What the game already keeps: a board's values by key, or undefined while it has not loaded them. */
 export type GameCache = (board: string) => ReadonlyMap<string, number> | undefined;

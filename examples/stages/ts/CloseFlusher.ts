@@ -1,10 +1,12 @@
-import { SingleFlight, Topics, WindowSummary } from "@rbxts/leaderboards";
 import {
 	Board,
 	DrainLimits,
 	FlusherStage,
 	PendingWrite,
+	SingleFlight,
 	StageContext,
+	Topics,
+	WindowSummary,
 	isThrottle,
 	storeOf,
 	writeThrough,
