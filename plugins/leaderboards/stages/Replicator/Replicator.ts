@@ -1,4 +1,5 @@
 import { Players, ReplicatedStorage } from "@rbxts/services";
+import { Priority, sleep } from "../../../../kernel";
 import {
 	Entry,
 	PAGE,
@@ -48,6 +49,8 @@ export class Replicator implements ReplicatorStage {
 	private readonly ready = new Map<Player, number>();
 	private readonly standings = new Map<Player, Map<string, string>>();
 	private ignoredCount = 0;
+	// Sends waiting out SEND_SECONDS: stop() cancels them.
+	private readonly pauses = new Set<Promise<void>>();
 
 	constructor(private readonly context: StageContext) {
 		context.kernel.Bus.subscribe(Topics.Updated, (_, board, entries, period) =>
@@ -79,6 +82,8 @@ export class Replicator implements ReplicatorStage {
 	}
 
 	stop() {
+		for (const pause of this.pauses) pause.cancel();
+		this.pauses.clear();
 		for (const connection of this.connections) connection.Disconnect();
 		this.connections.clear();
 		this.folder?.Destroy();
@@ -123,7 +128,13 @@ export class Replicator implements ReplicatorStage {
 		shown.waiting = true;
 		task.spawn(() => {
 			const wait = shown.sentAt + SEND_SECONDS - this.context.settings.clock();
-			if (wait > 0) task.wait(wait);
+			if (wait > 0) {
+				const pause = sleep(this.context.kernel.Scheduler, wait, Priority.Normal);
+				this.pauses.add(pause);
+				const [waited] = pause.await();
+				this.pauses.delete(pause);
+				if (!waited) return;
+			}
 			shown.sentAt = this.context.settings.clock();
 			this.send(board, shown, config.Replicate!.Rows);
 			shown.waiting = false;
