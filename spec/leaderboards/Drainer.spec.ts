@@ -55,14 +55,9 @@ describe("destroy()", () => {
 			take() {
 				return undefined;
 			},
-			restore() {
-				return false;
-			},
-			settle() {},
 			waiting() {
 				return 0;
 			},
-			close() {},
 		});
 		const { boards } = boardsWith({ Stages: { Queue: stuck } });
 		const started = os.clock();

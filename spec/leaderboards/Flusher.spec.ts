@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from "@rbxts/jest-globals";
 import { Kernel, Priority } from "../../kernel";
-import { FlusherStage, Topics, WindowSummary, attach } from "../../plugins/leaderboards";
+import { Topics, WindowSummary, attach } from "../../plugins/leaderboards";
 import { REFILL_SECONDS } from "../../plugins/leaderboards/internal";
+import { Flusher } from "../../plugins/leaderboards/stages/Flusher/Flusher";
 import { headlessGate } from "../gate/control";
 import { captureLogs } from "../kernel/doubles";
 import { MemoryBackend, boardsWith } from "./doubles";
@@ -305,7 +306,7 @@ describe("flush windows", () => {
 			let window: WindowSummary | undefined;
 			task.spawn(() => (window = boards.flushNow()));
 			task.wait(0.5);
-			kernel.get<FlusherStage>("Leaderboards.Flusher").disarm();
+			kernel.get<Flusher>("Leaderboards.Flusher").disarm();
 			task.wait(2);
 			expect(window).toEqual({ Attempted: 2, Written: 2, Failed: 0, Budget: 30 });
 		});

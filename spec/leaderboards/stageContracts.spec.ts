@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@rbxts/jest-globals";
 import { Kernel } from "../../kernel";
-import { Backend, LeaderboardOptions, ReaderStage, StageContext, attach } from "../../plugins/leaderboards";
+import { Backend, LeaderboardOptions, PagesStage, ReaderStage, StageContext, attach } from "../../plugins/leaderboards";
 import { captureLogs } from "../kernel/doubles";
 import { MemoryBackend } from "./doubles";
 
@@ -77,7 +77,14 @@ const bareReader = (_: StageContext): ReaderStage => ({
 	scores() {
 		return new Map();
 	},
-	release() {},
+});
+
+// A Pages stage with only the method its contract requires: no page is shared.
+const barePages = (_: StageContext): PagesStage => ({
+	Name: "Game.Pages",
+	read() {
+		return undefined;
+	},
 });
 
 describe("a game's own stage", () => {
@@ -100,14 +107,12 @@ describe("a game's own stage", () => {
 
 	it("that leaves hooks out gets one warning a hook, naming the stage and what goes off", () => {
 		const logs = captureLogs();
-		const boards = attachWith({ Stages: { Reader: bareReader } });
-		boards.submit("Kills", "a", 5);
-		boards.submit("Kills", "a", 6);
+		const boards = attachWith({ Stages: { Pages: barePages } });
+		boards.top("Kills");
+		boards.top("Kills");
 		logs.restore();
 		expect(logs.messages("warn")).toEqual([
-			"[Leaderboards] options.Stages.Reader has no erase(): an erased key stays on cached pages until they refresh",
-			"[Leaderboards] options.Stages.Reader has no forget(): a removed key stays on cached pages until they refresh",
-			"[Leaderboards] options.Stages.Reader has no patch(): records other servers announce are not patched into cached pages",
+			"[Leaderboards] options.Stages.Pages has no erase(): an erased key stays on shared pages until they refresh",
 		]);
 	});
 

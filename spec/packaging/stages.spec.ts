@@ -143,8 +143,6 @@ for (const consumer of CONSUMERS)
 			};
 			boardsWith({ Stages }, library);
 			restore();
-			expect(warnings).toEqual([
-				"warn: options.Stages.Reader has no patch(): records other servers announce are not patched into cached pages",
-			]);
+			expect(warnings).toEqual([]);
 		});
 	});

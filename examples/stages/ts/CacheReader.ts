@@ -82,13 +82,10 @@ export function cacheReader(cache: GameCache): StageFactory<ReaderStage> {
 				}
 				return found;
 			},
-			// Nothing waits on a read here: the cache answers at once.
-			release() {},
-			// Pages hide removed and erased keys each time they are served (above): nothing to drop.
-			forget() {},
-			erase() {},
-			// entersTop and patch are left out (attach warns once for each): the game's cache is the
-			// truth here, so no submit is written early and no other server's record is patched in.
+			// Nothing waits on a read here (the cache answers at once), and pages hide removed and erased
+			// keys each time they are served (above): Leaderboard.Draining, Removing and Erasing need no
+			// handler. Nothing publishes Leaderboard.Visible nor hears Leaderboard.Heard: the game's cache
+			// is the truth here, so no submit is written early and no other server's record is patched in.
 		};
 	};
 }

@@ -26,6 +26,8 @@ export function closeFlusher(context: StageContext): FlusherStage {
 	let writing: thread | undefined;
 	let closing = false;
 	let throttled = 0;
+	// destroy() began: a window the game started stops before its next write.
+	kernel.Bus.subscribe(Topics.Draining, () => (closing = true));
 
 	// One write as the default Flusher makes it: true when it landed.
 	const write = (board: Board, pending: PendingWrite, draining: boolean) => {
@@ -46,7 +48,8 @@ export function closeFlusher(context: StageContext): FlusherStage {
 		writing = undefined;
 		if (ok && result === true) {
 			stats.Written += 1;
-			stages.Queue.settle(pending, true);
+			// The Queue may hand the key out again.
+			kernel.Bus.publish(Topics.Settled, pending, true);
 			// A value that entered the visible top landed: the Herald tells the other servers.
 			if (pending.Record && pending.Stored !== undefined) {
 				const value = board.codecFor(pending)?.decode(pending.Stored) ?? pending.Stored;
@@ -58,8 +61,8 @@ export function closeFlusher(context: StageContext): FlusherStage {
 		stats.Failed += 1;
 		// A removal that landed is not repeated: only the value after it goes back.
 		const back = removed ? { ...pending, Remove: undefined } : pending;
-		stages.Queue.restore(back, draining);
-		stages.Queue.settle(back, false);
+		kernel.Bus.publish(Topics.WriteFailed, back, draining);
+		kernel.Bus.publish(Topics.Settled, back, false);
 		return false;
 	};
 
@@ -94,10 +97,6 @@ export function closeFlusher(context: StageContext): FlusherStage {
 		},
 		runWindow(drain) {
 			return run(drain);
-		},
-		// destroy() began: a window the game started stops before its next write.
-		disarm() {
-			closing = true;
 		},
 		inFlight() {
 			return writing ? 1 : 0;

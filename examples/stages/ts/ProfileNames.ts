@@ -1,4 +1,4 @@
-import { NameResolverStage, StageFactory, userIdOf } from "@rbxts/leaderboards/extend";
+import { NameResolverStage, StageFactory, Topics, userIdOf } from "@rbxts/leaderboards/extend";
 
 /** A player's profile as this game saves it (ProfileService's layout: the game's fields under Data). */
 interface Profile {
@@ -52,6 +52,14 @@ export function profileNames(store: string): StageFactory<NameResolverStage> {
 			return names;
 		};
 
+		// An erased player's names are not kept.
+		context.kernel.Bus.subscribe(Topics.Erasing, (_, key) => {
+			const id = userIdOf(key);
+			if (id === undefined) return;
+			if (known.delete(id)) kept -= 1;
+			missing.delete(id);
+		});
+
 		return {
 			Name: "Game.ProfileNames",
 			names(entries) {
@@ -65,13 +73,6 @@ export function profileNames(store: string): StageFactory<NameResolverStage> {
 					}
 				}
 				return entries;
-			},
-			// An erased player's names are not kept.
-			forget(key) {
-				const id = userIdOf(key);
-				if (id === undefined) return;
-				if (known.delete(id)) kept -= 1;
-				missing.delete(id);
 			},
 		};
 	};

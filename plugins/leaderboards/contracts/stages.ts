@@ -11,12 +11,16 @@ import { Settings } from "./settings";
  * Queue: resolves subjects, validates values, keeps the best (or newest) pending value per key.
  *
  * Hears Leaderboard.Visible (a cached page's visible top: kept per board and storage name, so a submit
- * tells in O(1) that it enters it, asking no one). Publishes Leaderboard.Pending (the queue went from
- * empty to pending), Leaderboard.Prompt (a submit entered the visible top), Leaderboard.Refused and Leaderboard.Dropped (a value,
- * or a removal with a nil value, dropped after MaxWriteAttempts); refuses submits for a key
- * `removals.isErasing`. Answers the boards (submit), the Flusher (pending, pendingOn, waiting, take,
- * takeRecord, recordsOn, restore, settle), the Drainer (pending, close), Standing (remove) and the
- * Eraser (drop).
+ * tells in O(1) that it enters it, asking no one), Leaderboard.Settled (a write returned or was given
+ * up on: its key may be taken again; a late success applies to what went back), Leaderboard.WriteFailed
+ * (a failed write's value comes back, merged with anything newer, counting the failed window; at
+ * MaxWriteAttempts it is dropped instead, never once destroy() began), Leaderboard.Erasing (every value
+ * queued for the key goes, on every board and period) and Leaderboard.Draining (every later submit is
+ * refused). Publishes Leaderboard.Pending (the queue went from empty to pending), Leaderboard.Prompt (a
+ * submit entered the visible top), Leaderboard.Refused and Leaderboard.Dropped (a value, or a removal
+ * with a nil value, dropped after MaxWriteAttempts); refuses submits for a key `removals.isErasing`.
+ * Answers, now: the boards (submit), the Flusher (pending, pendingOn, waiting, take, takeRecord,
+ * recordsOn), the Drainer (pending) and Standing (remove).
  */
 export interface QueueStage extends Service {
 	/** Queues a value; false (nothing queued) for every refusal. O(1). */
@@ -41,30 +45,11 @@ export interface QueueStage extends Service {
 	/** Optional: at most how many such values takeRecord() may find on board now. O(1). */
 	recordsOn?(board: string): number;
 	/**
-	 * Puts a failed write back, merged with anything newer, counting the failed
-	 * window. At MaxWriteAttempts the value is dropped instead (never once destroy() began).
-	 * Returns whether it was dropped.
-	 */
-	restore(write: PendingWrite, draining: boolean): boolean;
-	/**
-	 * The write's backend call returned (landed: it succeeded), or the Flusher
-	 * gave up on it (landed false): its key may be taken again. write is what
-	 * take() gave, or what went to restore(). When it was restored before it
-	 * returned (past RequestSeconds), a late success applies to what went back:
-	 * a Sum board subtracts the landed value, other boards drop a value the
-	 * store now holds or beats. A late failure changes nothing. O(1).
-	 */
-	settle(write: PendingWrite, landed: boolean): void;
-	/**
 	 * Queues the removal of a key's stored value (remove()): drops what is queued
-	 * for it, and a later submit queues behind the removal. false after close()
+	 * for it, and a later submit queues behind the removal. false once draining
 	 * or for an unknown board.
 	 */
 	remove?(board: string, key: string): boolean;
-	/** Drops every value queued for a key, on every board and period (erase()); how many. */
-	drop?(key: string): number;
-	/** Refuses every later submit (destroy). */
-	close(): void;
 }
 
 /** A drain window's limits: no write starts at or after the deadline (kernel Scheduler time). */
@@ -75,14 +60,16 @@ export interface DrainLimits {
 /**
  * Flusher: arms windows and runs capped windows against the backend.
  *
- * Hears Leaderboard.Pending (arm a window) and Leaderboard.Prompt (arm a prompt window). For each
+ * Hears Leaderboard.Pending (arm a window), Leaderboard.Prompt (arm a prompt window) and
+ * Leaderboard.Draining (cancel the armed window, stop a running one before its next write, arm no more,
+ * and give up on every write past RequestSeconds: their keys are written again by the drain). For each
  * write: `manifest.note(board, storage)` before a Reset board's period is first written (false: the
- * write waits), the value through `writeThrough` (the board's encoding and rule), then `Queue.settle`
- * once the backend call returned or was given up on, and `Queue.restore` for a failed one. Publishes
- * Leaderboard.Removed (a removal landed: removals and caches depend on it), Leaderboard.Record (a value
- * that entered the visible top landed: the Herald announces it) and Leaderboard.Flushed (a window
- * ended). Answers the boards (flushNow) and the Drainer (runWindow, disarm, inFlight, unresolved,
- * landed, isWriting, lastThrottled).
+ * write waits), the value through `writeThrough` (the board's encoding and rule), then publishes
+ * Leaderboard.WriteFailed for a failed one and Leaderboard.Settled once the backend call returned or was
+ * given up on (the Queue hands the key out again). Publishes Leaderboard.Removed (a removal landed:
+ * removals and caches depend on it), Leaderboard.Record (a value that entered the visible top landed:
+ * the Herald announces it) and Leaderboard.Flushed (a window ended). Answers, now: the boards
+ * (flushNow) and the Drainer (runWindow, inFlight, unresolved, landed, isWriting, lastThrottled).
  */
 export interface FlusherStage extends Service {
 	/** Runs one capped window now; returns at once if one is running. Yields. */
@@ -93,8 +80,6 @@ export interface FlusherStage extends Service {
 	 * written again now); it returns once every write it started resolved. Yields.
 	 */
 	runWindow(drain?: DrainLimits): WindowSummary;
-	/** Cancels the armed window, stops a running scheduled window before its next write, and arms no more. */
-	disarm(): void;
 	/** Writes in flight: started, neither returned nor past RequestSeconds (their values are out of the queue). O(1). */
 	inFlight(): number;
 	/** Writes whose backend call has not returned, those past RequestSeconds and not yet given up on included (they may still land). O(1). */
@@ -119,28 +104,23 @@ export interface FlusherStage extends Service {
  * `removals.hides`; publishes Leaderboard.Updated when a read refreshed a page, and Leaderboard.Visible
  * when a cached page's visible top changed (read, patched, a key dropped; nil when the page went), on a
  * board with VisibleTop: without it no submit enters the visible top (no prompt writes, no records
- * announced). Answers the boards (top, scores), the Refresher and Standing (top, scores), the Herald
- * (patch), Standing (forget), the Eraser (erase) and the Drainer (release).
+ * announced). Hears Leaderboard.Removing (drops the key from the current period's cached page),
+ * Leaderboard.Erasing (drops it from every cached page), Leaderboard.Heard (patches a record another
+ * server announced into the cached page, when newer) and Leaderboard.Draining (every reader waiting on
+ * a backend read goes now, with the cached page). Answers, now: the boards (top, scores), the Refresher,
+ * the Replicator and Standing (top, scores).
  */
 export interface ReaderStage extends Service {
 	/** period: "current" (the default), "previous" or a period id, on a Reset board. */
 	top(board: string, count?: number, period?: string): Entry[];
 	scores(board: string, subjects: ReadonlyArray<Subject>, period?: string): Map<string, number> | undefined;
-	/** Lets every reader waiting on a backend read go now, with the cached page. */
-	release(): void;
-	/** Drops a removed key from the cached page, and from pages read before its removal lands. */
-	forget?(board: string, key: string): void;
-	/** Drops an erased key from every cached page of every board and period. */
-	erase?(key: string): void;
-	/** A record another server stored (sent at Unix seconds `sent`): patched into the cached page, when newer. */
-	patch?(board: string, period: string | undefined, key: string, value: number, sent: number): void;
 }
 
 /**
  * Standing: where a subject stands (rank, around, friends) and remove().
  *
- * Asks the Reader (top, scores, forget), the Queue (remove), the Drainer (destroyed) and `removals`
- * (hide, hides, onSettled). Answers the boards only.
+ * Asks the Reader (top, scores), the Queue (remove), the Drainer (destroyed) and `removals` (hide,
+ * hides, onSettled); publishes Leaderboard.Removing once a removal is queued. Answers the boards only.
  */
 export interface StandingStage extends Service {
 	rank(board: string, subject: Subject): Standing | undefined;
@@ -169,7 +149,7 @@ export interface PagesStage extends Service {
 
 /**
  * Herald: records announced on MessagingService and patched into every server's page. Hears
- * Leaderboard.Record; patches what other servers announce through `Reader.patch`. Answers nobody.
+ * Leaderboard.Record; publishes what other servers announce as Leaderboard.Heard. Answers nobody.
  */
 export type HeraldStage = Service;
 
@@ -179,18 +159,19 @@ export type HeraldStage = Service;
  */
 export type RefresherStage = Service;
 
-/** NameResolver: DisplayName and Username for entries keyed by UserId. Answers the boards (names) and the Eraser (forget). */
+/**
+ * NameResolver: DisplayName and Username for entries keyed by UserId. Hears Leaderboard.Erasing (forgets
+ * what it knows of the key's user). Answers, now: the boards and the Replicator (names).
+ */
 export interface NameResolverStage extends Service {
 	names(entries: Entry[]): Entry[];
-	/** Forgets what it knows of a key's user (an erased key). */
-	forget?(key: string): void;
 }
 
 /**
  * Eraser: erase() and erasure(); resumes any server's unfinished erasure. Keeps its records in the
- * manifest; blocks a key through `removals.erase`/`erased`, `Queue.drop`, `Reader.erase`,
- * `NameResolver.forget` and `Pages.erase`; publishes Leaderboard.Erased; stops on Leaderboard.Draining.
- * Answers the boards only.
+ * manifest; blocks a key through `removals.erase`/`erased` and Leaderboard.Erasing (the Queue, the
+ * Reader and the NameResolver drop what they hold of it), and asks `Pages.erase`; publishes
+ * Leaderboard.Erased; stops on Leaderboard.Draining. Answers the boards, and the Drainer (handedBack).
  */
 export interface EraserStage extends Service {
 	/** Yields until the request is recorded; the work goes on, on whichever server is up. */
@@ -211,9 +192,11 @@ export interface RewardsStage extends Service {
 }
 
 /**
- * Drainer: destroy(). Closes the Queue (`close`), disarms the Flusher, releases the Reader's waiting
- * readers (`release`) and publishes Leaderboard.Draining; then runs the Flusher's windows (`runWindow`
- * with DrainLimits, `landed`, the counts, `lastThrottled`) until the queue is empty or the deadline, and
+ * Drainer: destroy(). Publishes Leaderboard.Draining (the Queue refuses submits, the Flusher disarms,
+ * the Reader lets its waiting readers go, the Refresher, Eraser and Rewards stop), then joins the
+ * writes in flight (`Flusher.landed`), runs the Flusher's windows (`runWindow` with DrainLimits, each
+ * window's summary and `lastThrottled`) until the queue is empty (`Queue.pending`), no progress or the
+ * deadline, joins the erasure under way (`Eraser.handedBack`), all within ShutdownSeconds, and
  * publishes Leaderboard.Drained with the frozen result. Answers the boards (destroy) and Standing
  * (destroyed).
  */

@@ -1,3 +1,4 @@
+import { PendingWrite } from "./backend";
 import { ErasureReport } from "./durable";
 import { Entry, ShutdownResult, WindowSummary } from "./entries";
 import { Visible } from "./visible";
@@ -17,6 +18,16 @@ export const Topics = {
 	Flushed: "Leaderboard.Flushed",
 	/** (board, key): a remove() landed in the store. */
 	Removed: "Leaderboard.Removed",
+	/** (board, key): remove() queued a removal: the Reader drops the key from the current period's cached page. */
+	Removing: "Leaderboard.Removing",
+	/** (write, landed): a write's backend call returned (landed: it succeeded) or the Flusher gave up on it: the Queue may hand its key out again (settle). */
+	Settled: "Leaderboard.Settled",
+	/** (write, draining): a write failed: the Queue takes its value back, or drops it at MaxWriteAttempts (never while draining). */
+	WriteFailed: "Leaderboard.WriteFailed",
+	/** (key): an erasure blocks a key here: the Queue drops its values, the Reader and NameResolver what they cached of it. */
+	Erasing: "Leaderboard.Erasing",
+	/** (board, period, key, value, sent): another server announced a record (sent at Unix seconds): the Reader patches it into its page. */
+	Heard: "Leaderboard.Heard",
 	/** (board, storage, visible): a cached page's visible top changed (nil: no page cached); the Queue keeps it to tell, in O(1), a submit that enters it. */
 	Visible: "Leaderboard.Visible",
 	/** (board): a submit entered the board's visible top; the Flusher arms a prompt window. */
@@ -25,7 +36,7 @@ export const Topics = {
 	Record: "Leaderboard.Record",
 	/** (board, key, value): a value was dropped after MaxWriteAttempts failed windows (value nil for a removal). */
 	Dropped: "Leaderboard.Dropped",
-	/** (): destroy() began draining. */
+	/** (): destroy() began draining: the Queue refuses submits, the Flusher disarms, the Reader lets its waiting readers go, timers stop. */
 	Draining: "Leaderboard.Draining",
 	/** (result: ShutdownResult): the drain ended. */
 	Drained: "Leaderboard.Drained",
@@ -51,6 +62,16 @@ declare module "../../../kernel/Bus" {
 		"Leaderboard.Flushed": [summary: WindowSummary];
 		/** A remove() landed in the store. */
 		"Leaderboard.Removed": [board: string, key: string];
+		/** remove() queued a removal of the key. */
+		"Leaderboard.Removing": [board: string, key: string];
+		/** A write's backend call returned (landed: it succeeded) or was given up on. */
+		"Leaderboard.Settled": [write: PendingWrite, landed: boolean];
+		/** A write failed; draining: destroy() began (nothing is dropped then). */
+		"Leaderboard.WriteFailed": [write: PendingWrite, draining: boolean];
+		/** An erasure blocks the key on this server. */
+		"Leaderboard.Erasing": [key: string];
+		/** Another server announced a record: the board, its period id (nil on an all-time board), the key, the value, when it was sent (Unix seconds). */
+		"Leaderboard.Heard": [board: string, period: string | undefined, key: string, value: number, sent: number];
 		/** A cached page's visible top changed: the board, the page's storage name, what it shows first (nil: no page cached). */
 		"Leaderboard.Visible": [board: string, storage: string, visible: Visible | undefined];
 		/** A submit entered the board's visible top. */

@@ -25,9 +25,10 @@ function messageOf(problem: unknown): string {
 }
 
 /**
- * destroy(): refuses new submits, cancels the armed window (the Flusher then
- * gives up on every write past RequestSeconds: their keys are written now),
- * releases waiting readers, joins every write in flight, then runs capped
+ * destroy(): publishes Leaderboard.Draining, on which the Queue refuses new
+ * submits, the Flusher cancels the armed window (and gives up on every write
+ * past RequestSeconds: their keys are written now) and the Reader releases
+ * waiting readers; joins every write in flight, then runs capped
  * windows (the Flusher's own) until the queue is empty or ShutdownSeconds have
  * passed. No write starts at or after that deadline; a write still in flight
  * then may land later and counts in InFlight. Drains never drop a value. A
@@ -57,21 +58,12 @@ export class Drainer implements DrainerStage {
 	destroy(): LuaTuple<[boolean, ShutdownResult]> {
 		const { stages, kernel } = this.context;
 		if (!this.drain) {
-			stages.Queue.close();
-			stages.Flusher.disarm();
-			stages.Reader.release();
+			// The Queue refuses submits, the Flusher disarms, the Reader lets its readers go, timers stop.
 			kernel.Bus.publish(Topics.Draining);
 			this.drain = new SingleFlight(() => this.run());
 		}
-		if (!this.drain.settled() && stages.Flusher.isWriting(coroutine.running())) {
-			const pending: ShutdownResult = table.freeze({
-				Complete: false,
-				Remaining: stages.Queue.pending() + stages.Flusher.inFlight(),
-				InFlight: stages.Flusher.unresolved(),
-				Failed: 0,
-			});
-			return $tuple(false, pending);
-		}
+		if (!this.drain.settled() && stages.Flusher.isWriting(coroutine.running()))
+			return $tuple(false, table.freeze({ ...this.unwritten(), Complete: false, Failed: 0 }));
 		const result = this.drain.wait();
 		return $tuple(result.Complete, result);
 	}
@@ -104,18 +96,23 @@ export class Drainer implements DrainerStage {
 		// An erasure under way hands its progress back before the close returns (the server ends then).
 		const erasure = stages.Eraser.handedBack?.();
 		if (erasure) join(scheduler, erasure, left()).expect();
-		// A write past RequestSeconds has its value back in the queue: counted once in Remaining.
-		const inFlight = stages.Flusher.unresolved();
-		const remaining = stages.Queue.pending() + stages.Flusher.inFlight();
+		const { Remaining, InFlight } = this.unwritten();
 		const result: ShutdownResult = table.freeze({
-			Complete: remaining === 0 && inFlight === 0 && problem === undefined,
-			Remaining: remaining,
-			InFlight: inFlight,
+			Complete: Remaining === 0 && InFlight === 0 && problem === undefined,
+			Remaining,
+			InFlight,
 			Failed: stats.Failed - failedBefore,
 			Error: problem,
 		});
 		kernel.Bus.publish(Topics.Drained, result);
 		return result;
+	}
+
+	// What is not written yet: queued values and writes in flight (a write past RequestSeconds has its value
+	// back in the queue: counted once in Remaining), and writes whose call has not returned.
+	private unwritten() {
+		const { Queue, Flusher } = this.context.stages;
+		return { Remaining: Queue.pending() + Flusher.inFlight(), InFlight: Flusher.unresolved() };
 	}
 
 	// After a drain window: why the drain stops, or undefined after pausing as the rule says.

@@ -153,12 +153,10 @@ export class Eraser implements EraserStage {
 	// Blocks a key this server has not blocked yet: out of the queue, every cache and every read.
 	private block(key: string) {
 		if (this.blocked.has(key)) return;
-		const { removals, settings, stages } = this.context;
+		const { removals, settings, kernel } = this.context;
 		this.blocked.add(key);
 		removals.erase(key, settings.boardNames);
-		stages.Queue.drop?.(key);
-		stages.Reader.erase?.(key);
-		stages.NameResolver.forget?.(key);
+		kernel.Bus.publish(Topics.Erasing, key);
 	}
 
 	// A blocked key left the index: unblocked once its record says done (or is gone).

@@ -67,6 +67,7 @@ export class Flusher implements FlusherStage {
 		this.pacing = new Pacing(context);
 		context.kernel.Bus.subscribe(Topics.Pending, () => this.arm(context.settings.FlushSeconds));
 		context.kernel.Bus.subscribe(Topics.Prompt, () => this.prompt());
+		context.kernel.Bus.subscribe(Topics.Draining, () => this.disarm());
 	}
 
 	lastThrottled(): number {
@@ -82,6 +83,8 @@ export class Flusher implements FlusherStage {
 		return this.runWindow();
 	}
 
+	// destroy() began: cancels the armed window, stops a running scheduled window before its next write,
+	// arms no more, and gives up on every write past RequestSeconds (the drain writes their keys again).
 	disarm() {
 		this.disarmed = true;
 		this.armedWindow?.cancel();
@@ -262,9 +265,9 @@ export class Flusher implements FlusherStage {
 	}
 
 	private landedWrite(write: PendingWrite) {
-		const { stats, stages, settings, kernel } = this.context;
+		const { stats, settings, kernel } = this.context;
 		stats.Written += 1;
-		stages.Queue.settle(write, true);
+		kernel.Bus.publish(Topics.Settled, write, true);
 		if (!write.Record || write.Stored === undefined) return;
 		const board = settings.boards.get(write.Board)!;
 		// Stored is as the store holds it: the game's number is its decoding.
@@ -280,10 +283,10 @@ export class Flusher implements FlusherStage {
 		draining: boolean,
 		returned: boolean,
 	) {
-		const { stats, stages } = this.context;
+		const { stats, kernel } = this.context;
 		stats.Failed += 1;
-		stages.Queue.restore(restored, draining);
-		if (returned) stages.Queue.settle(restored, false);
+		kernel.Bus.publish(Topics.WriteFailed, restored, draining);
+		if (returned) kernel.Bus.publish(Topics.Settled, restored, false);
 		else this.flights.hold(flight, write, restored, this.disarmed);
 	}
 

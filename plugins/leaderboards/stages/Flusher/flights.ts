@@ -1,5 +1,5 @@
 import { Logger, Priority, sleep } from "../../../../kernel";
-import { PendingWrite, StageContext } from "../../contracts";
+import { PendingWrite, StageContext, Topics } from "../../contracts";
 import { storeOf } from "../../core";
 
 const log = Logger.scope("Leaderboards");
@@ -60,7 +60,7 @@ export class Flights {
 
 	// The write's backend call returned (`landed`, or not); a held write's late answer settles its key.
 	returned(flight: Flight, write: PendingWrite, landed: boolean) {
-		const { stats, stages } = this.context;
+		const { stats, kernel } = this.context;
 		this.flights.delete(flight);
 		// Given up on, it counts nowhere: what it carried went back to the queue then.
 		if (!write.Superseded) this.unreturned -= 1;
@@ -70,7 +70,7 @@ export class Flights {
 		held.timer.cancel();
 		// Counted failed at its deadline; a late success counts in Written too.
 		if (landed) stats.Written += 1;
-		stages.Queue.settle(held.restored, landed);
+		kernel.Bus.publish(Topics.Settled, held.restored, landed);
 		this.released();
 	}
 
@@ -107,7 +107,7 @@ export class Flights {
 		held.timer.cancel();
 		held.write.Superseded = true;
 		this.unreturned -= 1;
-		this.context.stages.Queue.settle(held.restored, false);
+		this.context.kernel.Bus.publish(Topics.Settled, held.restored, false);
 		this.released();
 	}
 }

@@ -175,7 +175,7 @@ export class Herald implements HeraldStage {
 			return this.warnings.first("malformed", "records: ignored a message that is not a records message");
 		const sent = typeIs(message.Sent, "number") ? message.Sent : experienceTime();
 		for (const [board, period, key, value] of records)
-			this.context.stages.Reader.patch?.(board, period === "" ? undefined : period, key, value, sent);
+			this.context.kernel.Bus.publish(Topics.Heard, board, period === "" ? undefined : period, key, value, sent);
 	}
 
 	// Whether any board's pages are shared: else there is nothing to announce or hear.

@@ -1,5 +1,5 @@
 import { Logger, SingleFlight, within } from "../../../../kernel";
-import { Entry, NameResolverStage, StageContext } from "../../contracts";
+import { Entry, NameResolverStage, StageContext, Topics } from "../../contracts";
 import { userIdOf } from "../../core";
 
 const log = Logger.scope("Leaderboards");
@@ -33,7 +33,10 @@ export class NameResolver implements NameResolverStage {
 	private spent = new Array<{ at: number; results: number }>();
 	private readonly lookups = new Map<number, SingleFlight<void>>();
 
-	constructor(private readonly context: StageContext) {}
+	constructor(private readonly context: StageContext) {
+		// An erased key's user: forgotten.
+		context.kernel.Bus.subscribe(Topics.Erasing, (_, key) => this.forget(key));
+	}
 
 	names(entries: Entry[]): Entry[] {
 		const { players } = this.context.settings;
@@ -78,7 +81,7 @@ export class NameResolver implements NameResolverStage {
 	}
 
 	// An erased key's user: its name is not kept (a later names() asks again, if it must).
-	forget(key: string) {
+	private forget(key: string) {
 		const id = userIdOf(key);
 		if (id === undefined) return;
 		if (this.cache.delete(id)) this.cached -= 1;

@@ -34,7 +34,12 @@ export class Queue implements QueueStage {
 	constructor(private readonly context: StageContext) {
 		for (const [name, board] of context.settings.boards)
 			this.boards.set(name, new BoardQueue(board, context.settings.clock));
-		context.kernel.Bus.subscribe(Topics.Visible, (_, board, store, visible) => this.see(board, store, visible));
+		const bus = context.kernel.Bus;
+		bus.subscribe(Topics.Visible, (_, board, store, visible) => this.see(board, store, visible));
+		bus.subscribe(Topics.Settled, (_, write, landed) => this.settle(write, landed));
+		bus.subscribe(Topics.WriteFailed, (_, write, draining) => this.restore(write, draining));
+		bus.subscribe(Topics.Erasing, (_, key) => this.drop(key));
+		bus.subscribe(Topics.Draining, () => this.close());
 		// An erasure began or ended (removals tell every board): submits take the quick path only while none is under way.
 		context.removals.onSettled((board) => this.quicken(this.boards.get(board)));
 		this.stats = context.stats;
@@ -205,34 +210,37 @@ export class Queue implements QueueStage {
 		return true;
 	}
 
-	drop(key: string): number {
+	// Every value queued for an erased key goes, on every board and period.
+	private drop(key: string) {
 		let dropped = 0;
 		for (const [, queue] of this.boards) dropped += dropKey(queue, key);
 		this.total -= dropped;
-		return dropped;
 	}
 
-	restore(write: PendingWrite, draining: boolean): boolean {
+	// A failed write's value goes back, merged with anything newer, counting the failed window; at
+	// MaxWriteAttempts it is dropped instead (never while draining: a write launched before destroy() may fail then).
+	private restore(write: PendingWrite, draining: boolean) {
 		const queue = this.boards.get(write.Board);
-		if (!queue) return false;
+		if (!queue) return;
 		// Erased meanwhile: the value goes, not back into the queue.
-		if (this.context.removals.isErasing(write.Key)) return false;
+		if (this.context.removals.isErasing(write.Key)) return;
 		const failures = write.Failures + 1;
 		const store = storeOf(write);
-		// Never while draining: a write launched before destroy() may fail during the drain.
 		if (!draining && !this.closed && failures >= this.context.settings.MaxWriteAttempts) {
 			this.stats.Dropped += 1;
 			const what = write.Remove === "only" ? `the removal of ${write.Key}` : `${write.Key} = ${write.Value}`;
 			log.warn(`dropped ${store} ${what} after ${failures} failed write windows (MaxWriteAttempts)`);
 			const value = write.Remove ? undefined : write.Value;
 			this.context.kernel.Bus.publish(Topics.Dropped, write.Board, write.Key, value);
-			return true;
+			return;
 		}
 		if (restoreInto(queue, store, write, failures)) this.added();
-		return false;
 	}
 
-	settle(write: PendingWrite, landed: boolean) {
+	// The write returned (landed: it succeeded) or was given up on: its key may be taken again. Restored
+	// before it returned (past RequestSeconds), a late success applies to what went back: a Sum board
+	// subtracts the landed value, other boards drop a value the store now holds or beats.
+	private settle(write: PendingWrite, landed: boolean) {
 		const queue = this.boards.get(write.Board);
 		if (queue && settleIn(queue, write, landed)) this.total -= 1;
 	}
@@ -257,7 +265,8 @@ export class Queue implements QueueStage {
 		if (store === queue.store) queue.visible = visible;
 	}
 
-	close() {
+	// destroy() began: every later submit is refused.
+	private close() {
 		this.closed = true;
 		for (const [, queue] of this.boards) this.quicken(queue);
 	}

@@ -74,7 +74,15 @@ export class Reader implements ReaderStage {
 	private started = 0;
 	private readonly warnings = new Warnings();
 
-	constructor(private readonly context: StageContext) {}
+	constructor(private readonly context: StageContext) {
+		const bus = context.kernel.Bus;
+		bus.subscribe(Topics.Removing, (_, board, key) => this.forget(board, key));
+		bus.subscribe(Topics.Erasing, (_, key) => this.erase(key));
+		bus.subscribe(Topics.Heard, (_, board, period, key, value, sent) =>
+			this.patch(board, period, key, value, sent),
+		);
+		bus.subscribe(Topics.Draining, () => this.release());
+	}
 
 	top(board: string, count?: number, period?: string): Entry[] {
 		const config = this.warnings.boardOf(this.context.settings, "top", board);
@@ -137,7 +145,7 @@ export class Reader implements ReaderStage {
 	}
 
 	// The key is hidden (context.removals) from now on: the current period's cached page drops it at once.
-	forget(board: string, key: string) {
+	private forget(board: string, key: string) {
 		const config = this.context.settings.boards.get(board);
 		if (!config) return;
 		// On a Reset board every period's page hides the key until its removal lands.
@@ -149,7 +157,7 @@ export class Reader implements ReaderStage {
 	}
 
 	// An erased key (context.removals hides it on every board): every cached page, every period, drops it.
-	erase(key: string) {
+	private erase(key: string) {
 		for (const [store, page] of this.pages) {
 			if (!page.entries.some((entry) => entry.Key === key)) continue;
 			const board = this.boardOf(store);
@@ -173,7 +181,8 @@ export class Reader implements ReaderStage {
 		this.context.kernel.Bus.publish(Topics.Visible, config.Name, store, visible);
 	}
 
-	patch(board: string, period: string | undefined, key: string, value: number, sent: number) {
+	// A record another server stored (sent at Unix seconds `sent`): patched into the cached page, when newer.
+	private patch(board: string, period: string | undefined, key: string, value: number, sent: number) {
 		const config = this.context.settings.boards.get(board);
 		if (!config) return;
 		const store = config.storageFor(period);
@@ -187,7 +196,8 @@ export class Reader implements ReaderStage {
 		this.context.kernel.Bus.publish(Topics.Updated, board, copyOf(page.entries, page.entries.size()), period);
 	}
 
-	release() {
+	// destroy() began: every reader waiting on a backend read goes now, with the cached page.
+	private release() {
 		this.released = true;
 		for (const [, flight] of this.flights) flight.read.release(this.pages.get(flight.store)?.entries ?? []);
 	}

@@ -1,4 +1,4 @@
-import { Board, Entry, StageContext, Standing as Place, StandingStage, Subject } from "../../contracts";
+import { Board, Entry, StageContext, Standing as Place, StandingStage, Subject, Topics } from "../../contracts";
 import { shown, storableKey, subjectKey, SUBJECTS, userIdOf, Warnings } from "../../core";
 import { AROUND_DEFAULT, AROUND_LIMIT, aroundOf } from "./around";
 import { Friends } from "./friends";
@@ -94,7 +94,7 @@ export class Standing implements StandingStage {
 		if (!stages.Queue.remove) error("Leaderboards: remove() needs a Queue stage with remove()", 3);
 		if (!stages.Queue.remove(board, key!)) return false;
 		this.context.removals.hide(board, key!);
-		stages.Reader.forget?.(board, key!);
+		this.context.kernel.Bus.publish(Topics.Removing, board, key!);
 		this.reads.forget(board);
 		return true;
 	}
