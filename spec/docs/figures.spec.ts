@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "@rbxts/jest-globals";
 import { BenchRow } from "../../bench/measure";
 import { friendsRow } from "../../bench/friends";
-import { drainRow, namesRow, readFanOutRow, windowWallRow } from "../../bench/rows";
+import { drainRow, namesRow, playerWritesRow, readFanOutRow, windowWallRow } from "../../bench/rows";
 import { headlessGate } from "../gate/control";
 
 // The figures docs/benchmarks.md quotes from `npm run bench`, for the rows cheap
@@ -30,6 +30,10 @@ describeGate("the benchmark figures the docs quote", () => {
 	const page = gate?.readFile("docs/benchmarks.md") ?? "";
 
 	const rows: [string, () => BenchRow][] = [
+		[
+			"writes a player costs, 20000 submits of 50 players",
+			() => playerWritesRow(gate!, { submits: 20_000, players: 50, minutes: 5 }),
+		],
 		["read fan-out, 100 callers", () => readFanOutRow(gate!, 100)],
 		["drain, 1000 keys and 20 players", () => drainRow(gate!, { keys: 1_000, players: 20 })],
 		["window wall time, median of 5", () => windowWallRow(gate!, 5)],
