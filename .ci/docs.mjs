@@ -247,8 +247,19 @@ function quotedPhrases() {
 		`${grouped(drained)} writes in ${seconds} s where a ${drainPlayers}-player server's budget allows ${grouped(allowed)}`,
 		`${grouped(expected)} values a model of the game expects`,
 	];
+	const [, perPlayer, left] = find(
+		bench,
+		/\| Writes a player costs: [^|]*\| ([\d.]+) writes a minute a player \([\d,]+ writes\), ([\d.]+)% of the OrderedWrite budget left/,
+		"the bench's writes a player costs row",
+	);
 	return new Map([
-		[join(root, "README.md"), both],
+		[
+			join(root, "README.md"),
+			[
+				...both,
+				`costs ${perPlayer} writes a minute a player and leaves ${Math.round(Number(left))}% of the budget`,
+			],
+		],
 		[join(docs, "index.md"), both],
 	]);
 }
