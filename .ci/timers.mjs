@@ -13,12 +13,7 @@ import ts from "typescript";
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 // Paths (a file, or a folder ending in /) allowed their raw timers, each with why.
-const ALLOWED = [
-	{
-		path: "plugins/leaderboards/stages/Herald/",
-		why: "until the Herald moves to the Scheduler",
-	},
-];
+const ALLOWED = [];
 
 const RAW = new Set(["task.wait", "task.delay", "wait", "delay", "spawn"]);
 const THREADS = new Set(["task.spawn", "task.defer"]);
