@@ -170,7 +170,7 @@ function tutorial(gate: HeadlessGate, size: ClientsSize, established: boolean) {
  * design in the same run; store requests caused by clients: this project's run with clients that ask
  * for the boards less the same run with clients that never ask, the tutorial's every list.
  */
-function clientsRow(gate: HeadlessGate, size: ClientsSize, established: boolean): BenchRow {
+export function clientsRow(gate: HeadlessGate, size: ClientsSize, established: boolean): BenchRow {
 	const ours = replicated(gate, size, established, true);
 	const alone = replicated(gate, size, established, false);
 	const caused = ours.requests - alone.requests;
