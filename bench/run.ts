@@ -14,12 +14,12 @@ import {
 	idleRequests,
 	memoryRow,
 	namesRow,
+	playerWritesRow,
 	readFanOutRow,
 	standingRow,
 	submitCostRow,
 	windowCostRow,
 	windowWallRow,
-	writeAmplificationRow,
 } from "./rows";
 import { schedulerRow } from "./scheduler";
 
@@ -81,7 +81,7 @@ function plan(gate: HeadlessGate, quick: boolean): [string, () => BenchRow[]][] 
 				return [];
 			},
 		],
-		["write amplification", () => [writeAmplificationRow(gate, sizes.burst)]],
+		[WRITES, () => [playerWritesRow(gate, sizes.burst)]],
 		...players.map((count): [string, () => BenchRow[]] => [
 			`budget use, ${count} players`,
 			() => [budgetRow(gate, { keys, minutes, players: count }, idle)],
@@ -109,16 +109,17 @@ function plan(gate: HeadlessGate, quick: boolean): [string, () => BenchRow[]][] 
 }
 
 const THOUSAND = "the thousand-server experience";
+const WRITES = "writes a player costs";
 
 /** The rows that time submit() and weigh its queue (CPU and memory, seconds at full size). */
 const SUBMIT = ["submit() cost", "submit()'s checks", "Big board submit()", "memory per key"];
 
 /**
  * Which rows a run measures: every one, the experience rows (many servers), the others (one
- * server's), or submit()'s own (its cost and memory); the thousand-server experience (about 47
- * minutes here) only alone.
+ * server's), submit()'s own (its cost and memory), or the writes a player costs; the
+ * thousand-server experience (about 47 minutes here) only alone.
  */
-export type RowSet = "all" | "experiences" | "server" | "submit" | "thousand";
+export type RowSet = "all" | "experiences" | "server" | "submit" | "thousand" | "writes";
 
 /** Every row of `rows`, measured in this run; `onRow` hears each before it is measured (for a progress line). */
 export function measure(
@@ -131,6 +132,7 @@ export function measure(
 	const steps = plan(gate, quick).filter(([name]) => {
 		if (name === THOUSAND || rows === "thousand") return name === THOUSAND && rows === "thousand";
 		if (rows === "submit") return SUBMIT.includes(name);
+		if (rows === "writes") return name === WRITES;
 		const experience = name.find("an experience of", 1, true)[0] !== undefined;
 		return rows === "all" || (rows === "experiences") === experience;
 	});
@@ -176,7 +178,9 @@ export function main(args: string[]): number {
 			(index, total, name) => {
 				if (!json) gate.progress(`bench: row ${index} of ${total}: ${name}`);
 			},
-			only === "experiences" || only === "server" || only === "submit" || only === "thousand" ? only : "all",
+			only === "experiences" || only === "server" || only === "submit" || only === "thousand" || only === "writes"
+				? only
+				: "all",
 		);
 		if (json) gate.write(HttpService.JSONEncode({ sizes: quick ? "quick" : "full", rows }));
 		else {
