@@ -11,6 +11,9 @@
 //     workflow) with `<!-- file: path -->` is checked the same way, and one marked
 //     `<!-- commands in: path -->` has each command in a line of that file (the
 //     commands the fixture games run);
+//   - no line outside code blocks is over 300 characters, so a page reads at a phone's
+//     width and a table cell stays short (docs/design.md is the original, verbatim, and
+//     docs/benchmarks.md's table rows are the bench's own Markdown: both exempt);
 //   - the figures README.md and docs/index.md quote are the ones in the blocks the
 //     commands generate: docs/demo.md holds the demo's own output (rechecked against a
 //     fresh run by .ci/figures.mjs) and docs/benchmarks.md the bench table (its cheap
@@ -164,6 +167,20 @@ function checkCommands(where, block, file) {
 			problems.push(`${where}: the command ${command} is not in ${file} (what the fixtures run)`);
 }
 
+const LONGEST_LINE = 300;
+
+function checkLineLengths(page, prose) {
+	const name = relative(root, page);
+	if (name === "docs/design.md") return;
+	for (const { line, number } of prose) {
+		if (name === "docs/benchmarks.md" && line.startsWith("|")) continue;
+		if (line.length > LONGEST_LINE)
+			problems.push(
+				`${name}:${number}: a line of ${line.length} characters (at most ${LONGEST_LINE} outside code blocks: split the sentence or the cell)`,
+			);
+	}
+}
+
 function checkBlocks(page, blocks) {
 	for (const block of blocks) {
 		const where = `${relative(root, page)}:${block.line}`;
@@ -230,8 +247,19 @@ function quotedPhrases() {
 		`${grouped(drained)} writes in ${seconds} s where a ${drainPlayers}-player server's budget allows ${grouped(allowed)}`,
 		`${grouped(expected)} values a model of the game expects`,
 	];
+	const [, perPlayer, left] = find(
+		bench,
+		/\| Writes a player costs: [^|]*\| ([\d.]+) writes a minute a player \([\d,]+ writes\), ([\d.]+)% of the OrderedWrite budget left/,
+		"the bench's writes a player costs row",
+	);
 	return new Map([
-		[join(root, "README.md"), both],
+		[
+			join(root, "README.md"),
+			[
+				...both,
+				`costs ${perPlayer} writes a minute a player and leaves ${Math.round(Number(left))}% of the budget`,
+			],
+		],
 		[join(docs, "index.md"), both],
 	]);
 }
@@ -239,6 +267,7 @@ function quotedPhrases() {
 for (const page of pages) {
 	const { prose, blocks } = parse(readFileSync(page, "utf8"));
 	checkLinks(page, prose);
+	checkLineLengths(page, prose);
 	checkBlocks(page, blocks);
 }
 for (const [page, phrases] of quotedPhrases()) {

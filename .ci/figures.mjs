@@ -4,7 +4,7 @@
 // - The demo run docs/demo.md quotes is the demo's own output: the run is
 //   deterministic for a seed (virtual time, and the VM's collector on the gate's
 //   own clock), so a fresh `npm run demo` must print the quoted block exactly.
-// - Run times the docs quote (the demo's wall time, the soak's) against the same
+// - Run times the docs and the README quote (the demo's wall time, the soak's) against the same
 //   commands timed now, within the noise of this shared machine: a quoted time
 //   more than NOISE times off a fresh one (either way) fails, and so does a count
 //   of runs that differs.
@@ -81,7 +81,20 @@ if (soak.status !== 0 || !soakFigures)
 	problems.push(`npm run soak -- --seeds 10 failed (exit ${soak.status})\n${soak.stdout}${soak.stderr}`);
 const perSeed = soakFigures ? Number(soakFigures[3]) / 10 : undefined;
 const howItWorks = join(root, "docs", "how-it-works.md");
+const readme = join(root, "README.md");
 const TIMES = [
+	{
+		page: readme,
+		what: "the README's npm run demo",
+		pattern: /npm run demo # a simulated hour of a game, checked against a model \((\d+) s\)/,
+		fresh: run.seconds,
+	},
+	{
+		page: readme,
+		what: "the README's npm run soak -- --seeds 10",
+		pattern: /npm run soak -- --seeds 10 # [^(]*\((\d+) s;/,
+		fresh: soakFigures ? Number(soakFigures[3]) : undefined,
+	},
 	{
 		page,
 		what: "the demo's wall time",

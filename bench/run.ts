@@ -15,12 +15,12 @@ import {
 	idleRequests,
 	memoryRow,
 	namesRow,
+	playerWritesRow,
 	readFanOutRow,
 	standingRow,
 	submitCostRow,
 	windowCostRow,
 	windowWallRow,
-	writeAmplificationRow,
 } from "./rows";
 import { schedulerRow } from "./scheduler";
 
@@ -84,7 +84,7 @@ function plan(gate: HeadlessGate, quick: boolean): [string, () => BenchRow[]][] 
 				return [];
 			},
 		],
-		["write amplification", () => [writeAmplificationRow(gate, sizes.burst)]],
+		[WRITES, () => [playerWritesRow(gate, sizes.burst)]],
 		...players.map((count): [string, () => BenchRow[]] => [
 			`budget use, ${count} players`,
 			() => [budgetRow(gate, { keys, minutes, players: count }, idle)],
@@ -113,6 +113,7 @@ function plan(gate: HeadlessGate, quick: boolean): [string, () => BenchRow[]][] 
 }
 
 const THOUSAND = "the thousand-server experience";
+const WRITES = "writes a player costs";
 const CLIENTS = "boards players see";
 
 /** The rows that time submit() and weigh its queue (CPU and memory, seconds at full size). */
@@ -120,11 +121,10 @@ const SUBMIT = ["submit() cost", "submit()'s checks", "Big board submit()", "mem
 
 /**
  * Which rows a run measures: every one, the experience rows (many servers), the others (one
- * server's), submit()'s own (its cost and memory), or boards players see alone; the thousand-server
- * experience (about 47
- * minutes here) only alone.
+ * server's), submit()'s own (its cost and memory), the writes a player costs, or boards players
+ * see; the thousand-server experience (about 47 minutes here) only alone.
  */
-export type RowSet = "all" | "clients" | "experiences" | "server" | "submit" | "thousand";
+export type RowSet = "all" | "clients" | "experiences" | "server" | "submit" | "thousand" | "writes";
 
 /** Every row of `rows`, measured in this run; `onRow` hears each before it is measured (for a progress line). */
 export function measure(
@@ -138,6 +138,7 @@ export function measure(
 		if (name === THOUSAND || rows === "thousand") return name === THOUSAND && rows === "thousand";
 		if (rows === "submit") return SUBMIT.includes(name);
 		if (rows === "clients") return name === CLIENTS;
+		if (rows === "writes") return name === WRITES;
 		const experience = name.find("an experience of", 1, true)[0] !== undefined;
 		return rows === "all" || (rows === "experiences") === experience;
 	});
@@ -187,7 +188,8 @@ export function main(args: string[]): number {
 				only === "experiences" ||
 				only === "server" ||
 				only === "submit" ||
-				only === "thousand"
+				only === "thousand" ||
+				only === "writes"
 				? only
 				: "all",
 		);

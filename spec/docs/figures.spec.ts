@@ -2,7 +2,16 @@ import { afterEach, describe, expect, it } from "@rbxts/jest-globals";
 import { BenchRow } from "../../bench/measure";
 import { clientsRow } from "../../bench/clients";
 import { friendsRow } from "../../bench/friends";
-import { drainRow, namesRow, readFanOutRow, windowWallRow } from "../../bench/rows";
+import {
+	budgetRow,
+	drainRow,
+	idleRequests,
+	namesRow,
+	playerWritesRow,
+	readFanOutRow,
+	standingRow,
+	windowWallRow,
+} from "../../bench/rows";
 import { headlessGate } from "../gate/control";
 
 // The figures docs/benchmarks.md quotes from `npm run bench`, for the rows cheap
@@ -33,6 +42,18 @@ describeGate("the benchmark figures the docs quote", () => {
 	const page = gate?.readFile("docs/benchmarks.md") ?? "";
 
 	const rows: [string, () => BenchRow][] = [
+		[
+			"writes a player costs, 20000 submits of 50 players",
+			() => playerWritesRow(gate!, { submits: 20_000, players: 50, minutes: 5 }),
+		],
+		...[10, 50, 100].map((players): [string, () => BenchRow] => [
+			`budget use, 5000 keys and ${players} players`,
+			() => budgetRow(gate!, { keys: 5_000, minutes: 5, players }, idleRequests(gate!, 5)),
+		]),
+		[
+			"where do I stand, 30 players over 1000 stored",
+			() => standingRow(gate!, { players: 30, stored: 1_000, minutes: 5 }),
+		],
 		["read fan-out, 100 callers", () => readFanOutRow(gate!, 100)],
 		["drain, 1000 keys and 20 players", () => drainRow(gate!, { keys: 1_000, players: 20 })],
 		["window wall time, median of 5", () => windowWallRow(gate!, 5)],
