@@ -122,7 +122,7 @@ const SUBMIT = ["submit() cost", "submit()'s checks", "Big board submit()", "mem
 /**
  * Which rows a run measures: every one, the experience rows (many servers), the others (one
  * server's), submit()'s own (its cost and memory), the writes a player costs, or boards players
- * see; the thousand-server experience (about 47 minutes here) only alone.
+ * see alone; the thousand-server experience (about 47 minutes here) only alone.
  */
 export type RowSet = "all" | "clients" | "experiences" | "server" | "submit" | "thousand" | "writes";
 
@@ -137,8 +137,8 @@ export function measure(
 	const steps = plan(gate, quick).filter(([name]) => {
 		if (name === THOUSAND || rows === "thousand") return name === THOUSAND && rows === "thousand";
 		if (rows === "submit") return SUBMIT.includes(name);
-		if (rows === "clients") return name === CLIENTS;
 		if (rows === "writes") return name === WRITES;
+		if (rows === "clients") return name === CLIENTS;
 		const experience = name.find("an experience of", 1, true)[0] !== undefined;
 		return rows === "all" || (rows === "experiences") === experience;
 	});

@@ -62,6 +62,11 @@ describeGate("the benchmarks at tiny sizes", () => {
 		]);
 	}, 600_000);
 
+	it("runs the writes a player costs alone (--only writes)", () => {
+		const rows = measure(true, undefined, "writes");
+		expect(rows.map((row) => row.name.split(":")[0])).toEqual(["Writes a player costs"]);
+	}, 600_000);
+
 	it("runs boards players see alone (--only clients): clients cause no store request, the tutorial's a list an invoke", () => {
 		const rows = measure(true, undefined, "clients");
 		expect(rows.map((row) => row.name.split(":")[0])).toEqual(["Boards players see", "Boards players see"]);
@@ -70,11 +75,6 @@ describeGate("the benchmarks at tiny sizes", () => {
 			// 5 clients, 3 boards, an invoke every 3 s: 300 lists a minute.
 			expect(row.baseline).toMatch("; 300 lists %(");
 		}
-	}, 600_000);
-
-	it("runs the writes a player costs alone (--only writes)", () => {
-		const rows = measure(true, undefined, "writes");
-		expect(rows.map((row) => row.name.split(":")[0])).toEqual(["Writes a player costs"]);
 	}, 600_000);
 
 	it("runs the thousand-server experience only alone (--only thousand), at its tiny size", () => {
