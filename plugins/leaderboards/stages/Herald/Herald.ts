@@ -10,8 +10,8 @@ const PENDING = "pending";
 const PENDING_LIFETIME = 600;
 
 /**
- * Records that land on a server within this long join the pending records in one update; those that
- * land while that update runs (its tries included) join the next, so a server has one update in flight.
+ * Records that land on a server within this long join the pending records in one update (a window's
+ * records land within moments of each other); those landing while it runs join the next.
  */
 export const BATCH_SECONDS = 0.05;
 /**
@@ -97,8 +97,8 @@ export class Herald implements HeraldStage {
 	private landed(record: Announced) {
 		const config = this.context.settings.boards.get(record[0]);
 		if (!config?.Store.sharesPages || this.stopped || !this.context.settings.sharePages) return;
-		// A window's records land within moments of each other, and a flood (every server's first
-		// submits) keeps landing while an update runs: they join the pending records together.
+		// One update of the item in flight a server: records landing while it runs (the flood of every
+		// server's first submits) join the pending records together in the next.
 		this.landing.push(record);
 		if (this.updating) return;
 		this.updating = true;
