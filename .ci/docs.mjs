@@ -298,7 +298,7 @@ function checkSummaries() {
 		text.indexOf("\n## ", text.indexOf("\n## The boards\n") + 1),
 	);
 	for (const [, name, after] of boards.matchAll(/\n### (\w+)\n\n```\n[^\n]*\n```\n\n([\s\S]*?)\n\n/g)) {
-		const comment = comments.get(name === "Stats" ? "Stats" : name);
+		const comment = comments.get(name);
 		if (!comment) {
 			problems.push(`docs/reference.md: ${name} has no doc comment in attach.ts or format.ts to match`);
 			continue;
