@@ -74,4 +74,16 @@ describeGate("the Herald's announcements", () => {
 		expect(gate!.memoryStore.calls("UpdateAsync")).toBe(updates);
 		expect(heard).toEqual([]);
 	});
+
+	it("an update under way at the close arms no ask when it returns", () => {
+		const { kernel, boards } = oneServer();
+		emptyBucket();
+		gate!.latency.use({ MemoryStore: { fixed: 1 } });
+		boards.submit("Kills", "7", 10);
+		task.wait(0.5);
+		const updates = gate!.memoryStore.calls("UpdateAsync");
+		kernel.stop();
+		task.wait(10);
+		expect(gate!.memoryStore.calls("UpdateAsync")).toBe(updates);
+	});
 });
