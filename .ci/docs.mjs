@@ -14,6 +14,8 @@
 //   - no line outside code blocks is over 300 characters, so a page reads at a phone's
 //     width and a table cell stays short (docs/design.md is the original, verbatim, and
 //     docs/benchmarks.md's table rows are the bench's own Markdown: both exempt);
+//   - each call's section in docs/reference.md opens with its doc comment's first sentence
+//     (plugins/leaderboards/attach.ts, format.ts), so the summaries say one thing;
 //   - the figures README.md and docs/index.md quote are the ones in the blocks the
 //     commands generate: docs/demo.md holds the demo's own output (rechecked against a
 //     fresh run by .ci/figures.mjs) and docs/benchmarks.md the bench table (its cheap
@@ -264,6 +266,50 @@ function quotedPhrases() {
 	]);
 }
 
+// The first sentence, as read: code marks and links' targets dropped, whitespace collapsed, up to the first ". ".
+const firstSentence = (text) => {
+	const plain = text
+		.replace(/`/g, "")
+		.replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
+		.replace(/\s+/g, " ")
+		.trim();
+	const stop = plain.indexOf(". ");
+	return stop < 0 ? plain : plain.slice(0, stop + 1);
+};
+
+// Each public member's doc comment in the declaring files, by name.
+function docComments() {
+	const comments = new Map();
+	for (const file of ["plugins/leaderboards/attach.ts", "plugins/leaderboards/format.ts"]) {
+		const source = readFileSync(join(root, file), "utf8");
+		for (const [, body, name] of source.matchAll(
+			/\/\*\*((?:(?!\*\/)[\s\S])*)\*\/\s*(?:export (?:function|const) |readonly )?(\w+)[<(:]/g,
+		))
+			comments.set(name, body.replace(/^\s*\* ?/gm, " "));
+	}
+	return comments;
+}
+
+function checkSummaries() {
+	const comments = docComments();
+	const text = readFileSync(join(docs, "reference.md"), "utf8");
+	const boards = text.slice(
+		text.indexOf("\n## The boards\n"),
+		text.indexOf("\n## ", text.indexOf("\n## The boards\n") + 1),
+	);
+	for (const [, name, after] of boards.matchAll(/\n### (\w+)\n\n```\n[^\n]*\n```\n\n([\s\S]*?)\n\n/g)) {
+		const comment = comments.get(name === "Stats" ? "Stats" : name);
+		if (!comment) {
+			problems.push(`docs/reference.md: ${name} has no doc comment in attach.ts or format.ts to match`);
+			continue;
+		}
+		const [page, code] = [firstSentence(after), firstSentence(comment)];
+		if (page !== code)
+			problems.push(`docs/reference.md: ${name} says "${page}" where its doc comment says "${code}"`);
+	}
+}
+
+checkSummaries();
 for (const page of pages) {
 	const { prose, blocks } = parse(readFileSync(page, "utf8"));
 	checkLinks(page, prose);

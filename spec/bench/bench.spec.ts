@@ -14,7 +14,7 @@ describeGate("the benchmarks at tiny sizes", () => {
 		"measures every row",
 		() => {
 			const rows = measure(true);
-			expect(rows.size()).toBe(12 + 1 + 3 + 1 + 1 + 1);
+			expect(rows.size()).toBe(12 + 1 + 3 + 1 + 1 + 1 + 2);
 			const rendered = markdownTable(rows);
 			expect(rendered).toMatch("| row | this project | baseline | ratio | goal | |");
 			// Every row is held to its goal, but the one that times submit()'s checks, which informs.
@@ -65,6 +65,16 @@ describeGate("the benchmarks at tiny sizes", () => {
 	it("runs the writes a player costs alone (--only writes)", () => {
 		const rows = measure(true, undefined, "writes");
 		expect(rows.map((row) => row.name.split(":")[0])).toEqual(["Writes a player costs"]);
+	}, 600_000);
+
+	it("runs boards players see alone (--only clients): clients cause no store request, the tutorial's a list an invoke", () => {
+		const rows = measure(true, undefined, "clients");
+		expect(rows.map((row) => row.name.split(":")[0])).toEqual(["Boards players see", "Boards players see"]);
+		for (const row of rows) {
+			expect(row.ours).toMatch("; 0 store requests by clients$");
+			// 5 clients, 3 boards, an invoke every 3 s: 300 lists a minute.
+			expect(row.baseline).toMatch("; 300 lists %(");
+		}
 	}, 600_000);
 
 	it("runs the thousand-server experience only alone (--only thousand), at its tiny size", () => {

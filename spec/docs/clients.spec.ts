@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "@rbxts/jest-globals";
 import { GateServer, headlessGate } from "../gate/control";
+import { headshot, shown } from "../leaderboards/mounted";
 
 // The games of docs/boards-players-see.md (examples/clients), as .ci/package.mjs installs them: the Luau
 // one with the Wally package a shared dependency, the roblox-ts one compiled against the npm package.
@@ -7,20 +8,6 @@ import { GateServer, headlessGate } from "../gate/control";
 // Roblox copies it to the player, and sees the board on the wall and in the corner.
 const gate = headlessGate();
 const describeGate = gate && gate.isDirectory("dist/consumers/clients-luau") ? describe : describe.skip;
-
-const headshot = (id: number) => `rbxthumb://type=AvatarHeadShot&id=${id}&w=150&h=150`;
-
-/** Each row of a mounted board: "rank|name|value|image|mine". */
-function shown(frame: Instance): string[] {
-	const rows = frame.GetChildren().filter((child) => tonumber(child.Name) !== undefined);
-	rows.sort((a, b) => (a as GuiObject).LayoutOrder < (b as GuiObject).LayoutOrder);
-	return rows.map((row) => {
-		const text = (name: string) => (row.FindFirstChild(name, true) as TextLabel).Text;
-		const image = (row.FindFirstChild("Avatar", true) as ImageLabel).Image;
-		const mine = (row.FindFirstChild("Mine", true) as GuiObject).Visible ? "mine" : "";
-		return `${text("Rank")}|${text("DisplayName")}|${text("Value")}|${image}|${mine}`;
-	});
-}
 
 const GAMES: [string, string, string[], string[]][] = [
 	["Luau, with the Wally package", "dist/consumers/clients-luau/default.project.json", ["Boot"], ["Boards"]],

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "@rbxts/jest-globals";
 import { BenchRow } from "../../bench/measure";
+import { clientsRow } from "../../bench/clients";
 import { friendsRow } from "../../bench/friends";
 import {
 	budgetRow,
@@ -19,6 +20,8 @@ import { headlessGate } from "../gate/control";
 // change that moves one fails here; run `npm run bench -- --markdown` and copy the table.
 const gate = headlessGate();
 const describeGate = gate ? describe : describe.skip;
+// Boards players see at its full size (bench/run.ts).
+const CLIENTS = { players: 30, minutes: 1, warmup: 30 };
 // Virtual time: a row simulates minutes of play.
 const VIRTUAL = 30 * 60 * 1000;
 
@@ -56,6 +59,8 @@ describeGate("the benchmark figures the docs quote", () => {
 		["window wall time, median of 5", () => windowWallRow(gate!, 5)],
 		["names(), 1000 renders", () => namesRow(gate!, 1_000)],
 		["friends(), 200 friends of whom 20 played", () => friendsRow(gate!, { friends: 200, played: 20, online: 1 })],
+		["boards players see, boards starting empty", () => clientsRow(gate!, CLIENTS, false)],
+		["boards players see, boards others lead", () => clientsRow(gate!, CLIENTS, true)],
 	];
 	for (const [what, measure] of rows) {
 		it(

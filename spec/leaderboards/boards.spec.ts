@@ -6,6 +6,7 @@ import { ListBoard } from "../../plugins/leaderboards/client";
 import { GateClient, headlessGate } from "../gate/control";
 import { ClientEntry, clientEntry } from "./clientEntry";
 import { MemoryBackend, boardsWith } from "./doubles";
+import { headshot, shown } from "./mounted";
 
 // WorldBoard and ListBoard on the gate: a server and three clients (spec/gate/README.md, "Clients"),
 // each mounting the board from its own environment. What a mounted board holds is read from its
@@ -40,20 +41,6 @@ function refresh(): number {
 	subscription.disconnect();
 	return at;
 }
-
-/** What a mounted board shows, row by row: "rank|name|value|image|mine". */
-function shown(frame: Instance): string[] {
-	const rows = frame.GetChildren().filter((child) => tonumber(child.Name) !== undefined);
-	rows.sort((a, b) => (a as GuiObject).LayoutOrder < (b as GuiObject).LayoutOrder);
-	return rows.map((row) => {
-		const text = (name: string) => (row.FindFirstChild(name, true) as TextLabel).Text;
-		const image = (row.FindFirstChild("Avatar", true) as ImageLabel).Image;
-		const mine = (row.FindFirstChild("Mine", true) as GuiObject).Visible ? "mine" : "";
-		return `${text("Rank")}|${text("DisplayName")}|${text("Value")}|${image}|${mine}`;
-	});
-}
-
-const headshot = (id: number) => `rbxthumb://type=AvatarHeadShot&id=${id}&w=150&h=150`;
 
 function wallOf(client: GateClient): BasePart {
 	return client.game.GetService("Workspace").WaitForChild("Wall") as BasePart;
@@ -166,17 +153,18 @@ describeGate("WorldBoard and ListBoard: boards players see, mounted in one call"
 		const template = new Instance("Frame");
 		const row = new Instance("Frame");
 		row.Name = "Row";
-		for (const name of ["Rank", "DisplayName", "Value"]) {
-			const label = new Instance("TextLabel");
-			label.Name = name;
-			label.Parent = row;
+		const children = [
+			["TextLabel", "Rank"],
+			["TextLabel", "DisplayName"],
+			["TextLabel", "Value"],
+			["ImageLabel", "Avatar"],
+			["Frame", "Mine"],
+		] as const;
+		for (const [className, name] of children) {
+			const child = new Instance(className);
+			child.Name = name;
+			child.Parent = row;
 		}
-		const avatar = new Instance("ImageLabel");
-		avatar.Name = "Avatar";
-		avatar.Parent = row;
-		const mine = new Instance("Frame");
-		mine.Name = "Mine";
-		mine.Parent = row;
 		row.Parent = template;
 		const board = entry.ListBoard.mount(screen, {
 			Board: "Kills",
