@@ -46,3 +46,29 @@ export function captureLogs() {
 			records.filter((r) => level === undefined || r.level === level).map((r) => `[${r.scope}] ${r.message}`),
 	};
 }
+
+/** A Scheduler's wake a spec fires by hand: the alarms armed, each at its time on `clock`. */
+export function manualWake(clock: () => number) {
+	const alarms = new Array<{ at: number; callback: () => void; cancelled: boolean }>();
+	const wake = (seconds: number, callback: () => void) => {
+		const alarm = { at: clock() + seconds, callback, cancelled: false };
+		alarms.push(alarm);
+		return () => (alarm.cancelled = true);
+	};
+	const armed = () => alarms.filter((alarm) => !alarm.cancelled);
+	return {
+		wake,
+		/** When the armed alarms are due, in arming order. */
+		armed: () => armed().map((alarm) => alarm.at),
+		/** How many alarms were ever armed. */
+		arms: () => alarms.size(),
+		/** Runs the alarms due by now, as the engine's timer would. */
+		fire: () => {
+			for (const alarm of armed())
+				if (alarm.at <= clock()) {
+					alarm.cancelled = true;
+					alarm.callback();
+				}
+		},
+	};
+}

@@ -20,23 +20,24 @@ export function memoryReads(parts: MemoryParts): Pick<Backend, "sorted" | "score
 			clocked(parts, call);
 			const list = shards.of(board);
 			const result = new Map<string, number>();
-			let pending = keys.size();
 			let failed = false;
 			quota.spendRead(keys.size());
-			for (const key of keys) {
-				task.spawn(() => {
-					const shard = shards.shardOf(key);
-					const [ok, message] = pcall(() => {
-						const [value, sortKey] = list[shard].GetAsync(key);
-						if (value !== undefined)
-							result.set(key, typeIs(sortKey, "number") ? sortKey : (value as number));
-					});
-					shards.outcome(shard, ok, message);
-					if (!ok) failed = true;
-					pending -= 1;
-				});
-			}
-			while (pending > 0) task.wait();
+			// Every key's read in flight at once, each a Promise on its own thread; all joined.
+			const reads = keys.map(
+				(key) =>
+					new Promise<void>((resolve) => {
+						const shard = shards.shardOf(key);
+						const [ok, message] = pcall(() => {
+							const [value, sortKey] = list[shard].GetAsync(key);
+							if (value !== undefined)
+								result.set(key, typeIs(sortKey, "number") ? sortKey : (value as number));
+						});
+						shards.outcome(shard, ok, message);
+						if (!ok) failed = true;
+						resolve();
+					}),
+			);
+			Promise.all(reads).await();
 			return failed ? undefined : result;
 		},
 

@@ -1,4 +1,4 @@
-import { Logger } from "../../../../kernel";
+import { Logger, Timers } from "../../../../kernel";
 import { EraserStage, ErasureRecord, ErasureReport, StageContext, Subject, Topics } from "../../contracts";
 import { leaseFree, subjectKey, SUBJECTS } from "../../core";
 import { INDEX_KEY, erasureOf, indexWith, pendingOf, recordKey, reportOf, requested, unrecordedReport } from "./record";
@@ -33,11 +33,13 @@ export class Eraser implements EraserStage {
 	private readonly leased = new Map<string, Leased>();
 	// Keys to work on, in order.
 	private readonly queued = new Array<string>();
-	// The next poll: a task.delay, not a Scheduler deadline, which would keep the Heartbeat step on all the while.
-	private timer?: thread;
+	// The polls of the index, every POLL_SECONDS.
+	private readonly timers: Timers;
+	// The close began: no erasure is taken or begun, and a run under way hands its work back.
 	private stopped = false;
 
 	constructor(private readonly context: StageContext) {
+		this.timers = new Timers(context.kernel.Scheduler);
 		context.kernel.Bus.subscribe(Topics.Draining, () => this.stop());
 	}
 
@@ -46,12 +48,13 @@ export class Eraser implements EraserStage {
 		task.spawn(() => {
 			this.context.manifest.publishLayout();
 			this.poll();
+			this.timers.every("poll", POLL_SECONDS, () => this.poll());
 		});
 	}
 
 	stop() {
 		this.stopped = true;
-		if (this.timer) task.cancel(this.timer);
+		this.timers.destroy();
 		this.current?.interrupt();
 	}
 
@@ -114,7 +117,6 @@ export class Eraser implements EraserStage {
 			for (const key of [...this.blocked]) if (!pending.includes(key)) this.settle(key);
 			this.work(pending);
 		}
-		if (!this.stopped) this.timer = task.delay(POLL_SECONDS, () => this.poll());
 	}
 
 	// One erasure at a time on this server, on its own thread, in request order; one another server holds is

@@ -1,4 +1,4 @@
-import { Logger, Priority, sleep } from "../../../../kernel";
+import { Logger, Timers } from "../../../../kernel";
 import { RefresherStage, StageContext, Topics } from "../../contracts";
 
 const log = Logger.scope("Leaderboards");
@@ -13,36 +13,27 @@ const log = Logger.scope("Leaderboards");
  */
 export class Refresher implements RefresherStage {
 	readonly Name = "Leaderboards.Refresher";
-	private readonly timers = new Map<string, Promise<void>>();
-	private stopped = false;
+	// A timer a board, each read RefreshSeconds after the last returned.
+	private readonly timers: Timers;
 
 	constructor(private readonly context: StageContext) {
+		this.timers = new Timers(context.kernel.Scheduler);
 		context.kernel.Bus.subscribe(Topics.Draining, () => this.stop());
 	}
 
 	start() {
-		for (const [name, board] of this.context.settings.boards)
-			if (board.RefreshSeconds !== undefined) this.arm(name, board.RefreshSeconds);
+		const { settings, stages } = this.context;
+		for (const [name, board] of settings.boards) {
+			if (board.RefreshSeconds === undefined) continue;
+			this.timers.every(name, board.RefreshSeconds, () => {
+				// A backend that throws is the read's failure, not the timer's: the next refresh comes.
+				const [ok, problem] = pcall(() => stages.Reader.top(name));
+				if (!ok) log.debug(`refresh of ${name} errored: ${problem}`);
+			});
+		}
 	}
 
 	stop() {
-		this.stopped = true;
-		for (const [, timer] of this.timers) timer.cancel();
-		this.timers.clear();
-	}
-
-	private arm(board: string, seconds: number) {
-		if (this.stopped) return;
-		const { kernel, stages } = this.context;
-		const timer = sleep(kernel.Scheduler, seconds, Priority.Background).andThen(() => {
-			this.timers.delete(board);
-			// Its own thread: the read yields, and a backend that throws must not end the timer.
-			task.spawn(() => {
-				const [ok, problem] = pcall(() => stages.Reader.top(board));
-				if (!ok) log.debug(`refresh of ${board} errored: ${problem}`);
-				this.arm(board, seconds);
-			});
-		});
-		this.timers.set(board, timer);
+		this.timers.destroy();
 	}
 }

@@ -1,3 +1,4 @@
+import { Timers } from "../../../../kernel";
 import { PeriodEndHandler, PeriodEndOptions, RewardsStage, StageContext, Topics } from "../../contracts";
 import { landingSeconds, periodAt, periodNamed, shown } from "../../core";
 import { PeriodRun, RETRY_SECONDS, Registration } from "./period";
@@ -23,16 +24,17 @@ export const JITTER_SECONDS = 5;
 export class Rewards implements RewardsStage {
 	readonly Name = "Leaderboards.Rewards";
 	private readonly registrations = new Map<string, Registration>();
-	// Armed checks, by board (its next roll) and by board@period (a recheck): task.delay threads, not
-	// Scheduler deadlines, which would keep the Heartbeat step on for a day.
-	private readonly timers = new Map<string, thread>();
+	// Armed checks, by board (its next roll) and by board@period (a recheck).
+	private readonly timers: Timers;
 	private readonly random = new Random();
 	// Periods this server is checking now: a second check would pass its own lease (leaseFree lets a holder in).
 	private readonly checking = new Set<string>();
 	private started = false;
+	// The close began: no period run begins, and one that has leased hands its lease back.
 	private stopped = false;
 
 	constructor(private readonly context: StageContext) {
+		this.timers = new Timers(context.kernel.Scheduler);
 		context.kernel.Bus.subscribe(Topics.Draining, () => this.stop());
 	}
 
@@ -64,8 +66,7 @@ export class Rewards implements RewardsStage {
 
 	stop() {
 		this.stopped = true;
-		for (const [, timer] of this.timers) task.cancel(timer);
-		this.timers.clear();
+		this.timers.destroy();
 	}
 
 	private watch(registration: Registration) {
@@ -120,14 +121,6 @@ export class Rewards implements RewardsStage {
 
 	// A check `seconds` from now (plus a jitter), on its own thread; replaces one armed under the same name.
 	private arm(name: string, seconds: number, check: () => void) {
-		if (this.stopped) return;
-		const armed = this.timers.get(name);
-		if (armed) task.cancel(armed);
-		const delay = math.max(0, seconds) + this.random.NextNumber(0, JITTER_SECONDS);
-		const timer = task.delay(delay, () => {
-			if (this.timers.get(name) === timer) this.timers.delete(name);
-			check();
-		});
-		this.timers.set(name, timer);
+		this.timers.arm(name, math.max(0, seconds) + this.random.NextNumber(0, JITTER_SECONDS), check);
 	}
 }

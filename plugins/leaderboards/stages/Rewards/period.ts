@@ -1,4 +1,4 @@
-import { Logger, Priority, sleep, within } from "../../../../kernel";
+import { Logger, Timers, within } from "../../../../kernel";
 import {
 	Board,
 	CONTRACT,
@@ -132,10 +132,10 @@ export class PeriodRun {
 			IdempotencyKey: record.IdempotencyKey,
 			Attempt: record.Attempts,
 		});
-		let running = true;
-		task.spawn(() => this.renew(() => running));
+		const renewal = new Timers(kernel.Scheduler);
+		renewal.every("renew", RENEW_SECONDS, () => this.renew());
 		const [ok, problem] = pcall(handler, standings, info);
-		running = false;
+		renewal.destroy();
 		if (ok) {
 			const done = { ...record, State: "done" as const, Holder: undefined, Error: undefined };
 			done.Finished = manifest.now();
@@ -153,14 +153,10 @@ export class PeriodRun {
 	}
 
 	// Keeps the lease while the handler runs (a handler that yields long is not taken over).
-	private renew(running: () => boolean) {
-		const { kernel, manifest } = this.context;
-		for (;;) {
-			sleep(kernel.Scheduler, RENEW_SECONDS, Priority.Background).await();
-			if (!running()) return;
-			const expires = manifest.now() + REWARD_LEASE_SECONDS;
-			manifest.update(this.key, (old) => (this.holds(old) ? { ...this.record!, Until: expires } : undefined));
-		}
+	private renew() {
+		const { manifest } = this.context;
+		const expires = manifest.now() + REWARD_LEASE_SECONDS;
+		manifest.update(this.key, (old) => (this.holds(old) ? { ...this.record!, Until: expires } : undefined));
 	}
 
 	// Lets the lease go: nobody runs the period before `at` (a retry's backoff), then any server may. `unrun`:
