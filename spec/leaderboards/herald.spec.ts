@@ -1,8 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "@rbxts/jest-globals";
-import { Kernel } from "../../kernel";
-import { attach } from "../../plugins/leaderboards";
 import { ANNOUNCEMENTS } from "../../plugins/leaderboards/stages/Herald/pending";
 import { headlessGate } from "../gate/control";
+import { leanBoards } from "../gate/servers";
 
 // The Herald's announcements: they take turns on two topics (each under its receive limit, twice the
 // announcements one topic allows), a record that finds the bucket empty goes out at its next token,
@@ -16,9 +15,7 @@ const now = () => DateTime.now().UnixTimestampMillis / 1000;
 // One server showing the Kills page (a row seeded), its records heard on both topics by the spec too.
 function oneServer() {
 	gate!.dataStore.seed("CKBoard_Kills", new Map([["1", 5]]));
-	const kernel = new Kernel({ bindToClose: false });
-	const boards = attach(kernel, { Boards: { Kills: {} } });
-	kernel.start();
+	const { kernel, boards } = leanBoards(gate!, 1, 1, { Boards: { Kills: {} } });
 	boards.top("Kills");
 	task.wait(2);
 	const heard = new Array<string>();
@@ -76,5 +73,17 @@ describeGate("the Herald's announcements", () => {
 		task.wait(10);
 		expect(gate!.memoryStore.calls("UpdateAsync")).toBe(updates);
 		expect(heard).toEqual([]);
+	});
+
+	it("an update under way at the close arms no ask when it returns", () => {
+		const { kernel, boards } = oneServer();
+		emptyBucket();
+		gate!.latency.use({ MemoryStore: { fixed: 1 } });
+		boards.submit("Kills", "7", 10);
+		task.wait(0.5);
+		const updates = gate!.memoryStore.calls("UpdateAsync");
+		kernel.stop();
+		task.wait(10);
+		expect(gate!.memoryStore.calls("UpdateAsync")).toBe(updates);
 	});
 });

@@ -117,6 +117,8 @@ export class Herald implements HeraldStage {
 
 	// This server holds the asker's lease: its next ask, `seconds` from now, replaces any armed before.
 	private askIn(seconds: number) {
+		// An update that returned after the close arms nothing.
+		if (this.stopped) return;
 		this.ask?.cancel();
 		this.ask = sleep(this.context.kernel.Scheduler, seconds, Priority.Normal).andThen(() => {
 			this.ask = undefined;
