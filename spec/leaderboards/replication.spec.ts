@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from "@rbxts/jest-globals";
 import { ReplicatedStorage } from "@rbxts/services";
 import { Kernel } from "../../kernel";
 import { Leaderboards, Topics } from "../../plugins/leaderboards";
-import { READY, RowChange, SentRow, SentStanding } from "../../plugins/leaderboards/contracts";
+import { READY, SentRow, SentStanding } from "../../plugins/leaderboards/contracts";
+import { messageParts, pageAfter, standingOf } from "../../plugins/leaderboards/client/wire";
 import { BoardsClient } from "../../plugins/leaderboards/client";
 import { clientEntry } from "./clientEntry";
 import { GateClient, headlessGate } from "../gate/control";
@@ -31,19 +32,16 @@ function listen(client: GateClient): Seen {
 		.GetService("ReplicatedStorage")
 		.WaitForChild("Leaderboards")
 		.WaitForChild("Pages") as RemoteEvent;
-	pages.OnClientEvent.Connect((kind: string, board: string, a: unknown, b: unknown) => {
+	pages.OnClientEvent.Connect((message: unknown) => {
+		const { kind, board, parts } = messageParts(message)!;
 		if (board !== "Kills") return;
-		if (kind === "Page") {
-			seen.rows = a as SentRow[];
-			seen.pages += 1;
-		} else if (kind === "Rows") {
-			for (const [place, row] of b as RowChange[]) seen.rows[place - 1] = row;
-			while (seen.rows.size() > (a as number)) seen.rows.pop();
-		} else if (kind === "Standing") {
-			seen.standing = a as SentStanding;
+		if (kind === "S") {
+			seen.standing = standingOf(parts);
 			seen.standings += 1;
 			return;
 		}
+		seen.rows = pageAfter(kind === "P" ? [] : seen.rows, parts);
+		if (kind === "P") seen.pages += 1;
 		seen.changedAt = gate!.now();
 	});
 	pages.FireServer(READY);
@@ -114,9 +112,9 @@ describeGate("Replicator: boards players see", () => {
 		expect(folder.FindFirstChildOfClass("RemoteEvent")!.Name).toBe("Pages");
 		// The page of 3 rows and the standing, in the gate's bytes (spec/gate/README.md, "Clients"); "Ready" back.
 		expect(clients.map((client) => [client.stats().received, client.stats().sent])).toEqual([
-			[341, 8],
-			[341, 8],
-			[341, 8],
+			[67, 8],
+			[67, 8],
+			[67, 8],
 		]);
 	});
 
@@ -132,8 +130,8 @@ describeGate("Replicator: boards players see", () => {
 			expect(each.changedAt - updatedAt <= 1).toBe(true);
 			expect(each.changedAt >= updatedAt).toBe(true);
 		}
-		// The three rows changed (a new first row moved the others down); standings changed rank.
-		expect(clients.map((client) => client.stats().received)).toEqual([781, 781, 781]);
+		// One op (key 4 at place 1, with its names: the client shifts the rest) and each standing's new rank.
+		expect(clients.map((client) => client.stats().received)).toEqual([107, 107, 107]);
 	});
 
 	it("a client that joins late gets the whole page", () => {
@@ -170,7 +168,7 @@ describeGate("Replicator: boards players see", () => {
 			.GetService("ReplicatedStorage")
 			.FindFirstChild("Leaderboards")!
 			.FindFirstChild("Pages") as RemoteEvent;
-		pages.OnClientEvent.Connect((kind: string) => kind === "Rows" && rowsMessages++);
+		pages.OnClientEvent.Connect((message: string) => message.sub(1, 1) === "R" && rowsMessages++);
 		boards!.submit("Kills", "4", 60);
 		boards!.flushNow();
 		const first = refresh(0.25);

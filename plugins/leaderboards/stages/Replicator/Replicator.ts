@@ -8,14 +8,13 @@ import {
 	REPLICATION_FOLDER,
 	ROWS,
 	ReplicatorStage,
-	STANDING,
 	SentRow,
-	SentStanding,
 	StageContext,
 	Topics,
 } from "../../contracts";
 import { periodAt, storableKey } from "../../core";
-import { changesOf, rowsOf, standingOn } from "./rows";
+import { rowsOf, standingOn } from "./rows";
+import { deltaOf, messageOf, standingMessage } from "./wire";
 
 /** One board's rows go to clients at most once in this long; the Updated between wait for the next send. */
 export const SEND_SECONDS = 1;
@@ -112,7 +111,7 @@ export class Replicator implements ReplicatorStage {
 		}
 		this.ready.set(player, now);
 		for (const [board, shown] of this.shown) {
-			this.remote?.FireClient(player, PAGE, board, shown.rows);
+			this.remote?.FireClient(player, messageOf(PAGE, board, deltaOf([], shown.rows)));
 			this.sendStanding(player, board, shown.entries);
 		}
 	}
@@ -146,11 +145,11 @@ export class Replicator implements ReplicatorStage {
 		const top = new Array<Entry>();
 		for (let i = 0; i < math.min(count, shown.entries.size()); i++) top.push({ ...shown.entries[i] });
 		const rows = rowsOf(this.context.stages.NameResolver.names(top), count);
-		const changes = changesOf(shown.rows, rows);
-		const resized = rows.size() !== shown.rows.size();
+		const parts = deltaOf(shown.rows, rows);
+		const delta = parts.size() > 0 ? messageOf(ROWS, board, parts) : undefined;
 		shown.rows = rows;
 		for (const [player] of this.ready) {
-			if (changes.size() > 0 || resized) this.remote?.FireClient(player, ROWS, board, rows.size(), changes);
+			if (delta !== undefined) this.remote?.FireClient(player, delta);
 			this.sendStanding(player, board, shown.entries);
 		}
 	}
@@ -158,12 +157,11 @@ export class Replicator implements ReplicatorStage {
 	private sendStanding(player: Player, board: string, entries: ReadonlyArray<Entry>) {
 		const [key] = storableKey(player);
 		if (key === undefined) return;
-		const standing: SentStanding = standingOn(entries, key);
-		const text = `${standing.Value}|${standing.Rank}`;
+		const text = standingMessage(board, standingOn(entries, key));
 		const sent = this.standings.get(player) ?? new Map<string, string>();
 		this.standings.set(player, sent);
 		if (sent.get(board) === text) return;
 		sent.set(board, text);
-		this.remote?.FireClient(player, STANDING, board, standing);
+		this.remote?.FireClient(player, text);
 	}
 }
