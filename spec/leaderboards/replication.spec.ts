@@ -24,25 +24,30 @@ interface Seen {
 	pages: number;
 	standings: number;
 	changedAt: number;
+	/** The board's deltas as they came (contracts/replication.ts). */
+	deltas: string[];
 }
 
 function listen(client: GateClient): Seen {
-	const seen: Seen = { rows: [], pages: 0, standings: 0, changedAt: -1 };
+	const seen: Seen = { rows: [], pages: 0, standings: 0, changedAt: -1, deltas: [] };
 	const pages = client.game
 		.GetService("ReplicatedStorage")
 		.WaitForChild("Leaderboards")
 		.WaitForChild("Pages") as RemoteEvent;
-	pages.OnClientEvent.Connect((message: unknown) => {
-		const { kind, board, parts } = messageParts(message)!;
-		if (board !== "Kills") return;
-		if (kind === "S") {
-			seen.standing = standingOf(parts);
-			seen.standings += 1;
-			return;
+	pages.OnClientEvent.Connect((...messages: unknown[]) => {
+		for (const message of messages) {
+			const { kind, board, parts } = messageParts(message)!;
+			if (board !== "Kills") continue;
+			if (kind === "S") {
+				seen.standing = standingOf(parts);
+				seen.standings += 1;
+				continue;
+			}
+			seen.rows = pageAfter(kind === "P" ? [] : seen.rows, parts);
+			if (kind === "P") seen.pages += 1;
+			else seen.deltas.push(message as string);
+			seen.changedAt = gate!.now();
 		}
-		seen.rows = pageAfter(kind === "P" ? [] : seen.rows, parts);
-		if (kind === "P") seen.pages += 1;
-		seen.changedAt = gate!.now();
 	});
 	pages.FireServer(READY);
 	return seen;
@@ -245,5 +250,26 @@ describeGate("Replicator: boards players see", () => {
 		expect(folder.GetAttribute("Ignored")).toBe(13);
 		expect(seen[1].pages).toBe(1);
 		expect(keys(seen[1])).toEqual(["1.1=50", "2.2=40", "3.3=30"]);
+	});
+
+	it("deltas: ranks are places, names go once while a key stays on the page, a late client gets it whole", () => {
+		const { seen } = setup();
+		const submit = (key: string, value: number) => {
+			boards!.submit("Kills", key, value);
+			boards!.flushNow();
+			refresh();
+			task.wait(1);
+		};
+		submit("4", 60); // a new leader: one op, the client shifts the rest and 3 leaves the page
+		submit("4", 70); // a value change without a move: its names are not sent again
+		submit("3", 80); // back on the page: its names again
+		expect(seen[0].deltas).toEqual(["RKills|1,4,60,Dora,dora", "RKills|1,4,70", "RKills|1,3,80,P 3,p3"]);
+		for (const each of seen) expect(keys(each)).toEqual(["1.3=80", "2.4=70", "3.1=50"]);
+		expect(seen[2].rows[1]).toEqual({ Rank: 2, Key: "4", Value: 70, DisplayName: "Dora", Username: "dora" });
+		const late = gate!.connectClient({ UserId: 9, Name: "late" });
+		clients.push(late);
+		const lateSeen = listen(late);
+		task.wait(0.5);
+		expect(lateSeen.rows).toEqual(seen[0].rows);
 	});
 });

@@ -37,15 +37,18 @@ function changed(board: string) {
 	if (watching) for (const observer of watching) task.spawn(observer, [...(pages.get(board) ?? [])]);
 }
 
-function heard(message: unknown) {
-	const heard = messageParts(message);
-	if (heard === undefined) return;
-	const { kind, board, parts } = heard;
-	if (kind === PAGE || kind === ROWS) {
-		pages.set(board, pageAfter(kind === PAGE ? [] : (pages.get(board) ?? []), parts));
-		changed(board);
-	} else if (kind === STANDING) {
-		standings.set(board, standingOf(parts));
+// A fire holds one message or more (a board's delta and the player's standing go together).
+function heard(...messages: unknown[]) {
+	for (const message of messages) {
+		const heard = messageParts(message);
+		if (heard === undefined) continue;
+		const { kind, board, parts } = heard;
+		if (kind === PAGE || kind === ROWS) {
+			pages.set(board, pageAfter(kind === PAGE ? [] : (pages.get(board) ?? []), parts));
+			changed(board);
+		} else if (kind === STANDING) {
+			standings.set(board, standingOf(parts));
+		}
 	}
 }
 

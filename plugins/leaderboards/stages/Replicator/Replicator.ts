@@ -110,10 +110,13 @@ export class Replicator implements ReplicatorStage {
 			return;
 		}
 		this.ready.set(player, now);
+		const messages = new Array<string>();
 		for (const [board, shown] of this.shown) {
-			this.remote?.FireClient(player, messageOf(PAGE, board, deltaOf([], shown.rows)));
-			this.sendStanding(player, board, shown.entries);
+			messages.push(messageOf(PAGE, board, deltaOf([], shown.rows)));
+			const standing = this.changedStanding(player, board, shown.entries);
+			if (standing !== undefined) messages.push(standing);
 		}
+		if (!messages.isEmpty()) this.remote?.FireClient(player, ...messages);
 	}
 
 	private updated(board: string, entries: ReadonlyArray<Entry>, period: string | undefined) {
@@ -140,7 +143,8 @@ export class Replicator implements ReplicatorStage {
 		});
 	}
 
-	// The rows that changed to every ready client, and each one's standing where it changed.
+	// The rows that changed to every ready client, and each one's standing where it changed: one fire a
+	// client (a fire costs about 9 bytes of its own: docs/boards-players-see.md, "Bandwidth").
 	private send(board: string, shown: Shown, count: number) {
 		const top = new Array<Entry>();
 		for (let i = 0; i < math.min(count, shown.entries.size()); i++) top.push({ ...shown.entries[i] });
@@ -149,19 +153,22 @@ export class Replicator implements ReplicatorStage {
 		const delta = parts.size() > 0 ? messageOf(ROWS, board, parts) : undefined;
 		shown.rows = rows;
 		for (const [player] of this.ready) {
-			if (delta !== undefined) this.remote?.FireClient(player, delta);
-			this.sendStanding(player, board, shown.entries);
+			const standing = this.changedStanding(player, board, shown.entries);
+			if (delta !== undefined && standing !== undefined) this.remote?.FireClient(player, delta, standing);
+			else if (delta !== undefined || standing !== undefined)
+				this.remote?.FireClient(player, (delta ?? standing)!);
 		}
 	}
 
-	private sendStanding(player: Player, board: string, entries: ReadonlyArray<Entry>) {
+	// The player's standing message when it differs from the last one sent, remembered as sent.
+	private changedStanding(player: Player, board: string, entries: ReadonlyArray<Entry>): string | undefined {
 		const [key] = storableKey(player);
-		if (key === undefined) return;
+		if (key === undefined) return undefined;
 		const text = standingMessage(board, standingOn(entries, key));
 		const sent = this.standings.get(player) ?? new Map<string, string>();
 		this.standings.set(player, sent);
-		if (sent.get(board) === text) return;
+		if (sent.get(board) === text) return undefined;
 		sent.set(board, text);
-		this.remote?.FireClient(player, text);
+		return text;
 	}
 }
