@@ -34,8 +34,8 @@ interface Shown {
  * client says it is ready, then on each Leaderboard.Updated of the current period only the rows that
  * changed, at most once a second a board; each player's own standing (Value and Rank where the board's
  * page holds them) goes to that player only, when it changes. A RemoteEvent, not an
- * UnreliableRemoteEvent: a change is sent once, so a lost one would stay wrong on the client until it
- * joined again, and a page of 10 rows with names comes near the unreliable 900-byte limit. Clients
+ * UnreliableRemoteEvent: a change is sent once, as a delta (stages/Replicator/wire.ts), so a lost or
+ * reordered one would stay wrong on the client until it said ready again. Clients
  * send nothing but the ready signal: anything else, and a ready within READY_SECONDS of the last, is
  * ignored and counted (ignored(), and the folder's Ignored attribute). Clients cause no store reads.
  */
