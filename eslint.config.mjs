@@ -12,6 +12,7 @@ export default [
 			"**/*.mjs",
 			"spec/packaging/fixtures/**",
 			"examples/game/**",
+			"examples/clients/**",
 			"examples/games/**",
 			"examples/stages/**",
 			"spec/gate/tool/games/fixtures/**",

@@ -11,6 +11,15 @@
 //     workflow) with `<!-- file: path -->` is checked the same way, and one marked
 //     `<!-- commands in: path -->` has each command in a line of that file (the
 //     commands the fixture games run);
+//   - no line outside code blocks is over 300 characters, so a page reads at a phone's
+//     width and a table cell stays short (docs/design.md is the original, verbatim, and
+//     docs/benchmarks.md's table rows are the bench's own Markdown: both exempt);
+//   - every repository path a page names in code marks (`spec/docs/figures.spec.ts`) exists,
+//     and every spec docs/how-it-works.md's promise table names (`leaderboards/bounds`,
+//     then `reserve` in the same folder) is a spec file, so a promise never points at a
+//     spec that went;
+//   - each call's section in docs/reference.md opens with its doc comment's first sentence
+//     (plugins/leaderboards/attach.ts, format.ts), so the summaries say one thing;
 //   - the figures README.md and docs/index.md quote are the ones in the blocks the
 //     commands generate: docs/demo.md holds the demo's own output (rechecked against a
 //     fresh run by .ci/figures.mjs) and docs/benchmarks.md the bench table (its cheap
@@ -164,6 +173,20 @@ function checkCommands(where, block, file) {
 			problems.push(`${where}: the command ${command} is not in ${file} (what the fixtures run)`);
 }
 
+const LONGEST_LINE = 300;
+
+function checkLineLengths(page, prose) {
+	const name = relative(root, page);
+	if (name === "docs/design.md") return;
+	for (const { line, number } of prose) {
+		if (name === "docs/benchmarks.md" && line.startsWith("|")) continue;
+		if (line.length > LONGEST_LINE)
+			problems.push(
+				`${name}:${number}: a line of ${line.length} characters (at most ${LONGEST_LINE} outside code blocks: split the sentence or the cell)`,
+			);
+	}
+}
+
 function checkBlocks(page, blocks) {
 	for (const block of blocks) {
 		const where = `${relative(root, page)}:${block.line}`;
@@ -230,15 +253,112 @@ function quotedPhrases() {
 		`${grouped(drained)} writes in ${seconds} s where a ${drainPlayers}-player server's budget allows ${grouped(allowed)}`,
 		`${grouped(expected)} values a model of the game expects`,
 	];
+	const [, perPlayer, left] = find(
+		bench,
+		/\| Writes a player costs: [^|]*\| ([\d.]+) writes a minute a player \([\d,]+ writes\), ([\d.]+)% of the OrderedWrite budget left/,
+		"the bench's writes a player costs row",
+	);
 	return new Map([
-		[join(root, "README.md"), both],
+		[
+			join(root, "README.md"),
+			[
+				...both,
+				`costs ${perPlayer} writes a minute a player and leaves ${Math.round(Number(left))}% of the budget`,
+			],
+		],
 		[join(docs, "index.md"), both],
 	]);
 }
 
+// The first sentence, as read: code marks and links' targets dropped, whitespace collapsed, up to the first ". ".
+const firstSentence = (text) => {
+	const plain = text
+		.replace(/`/g, "")
+		.replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
+		.replace(/\s+/g, " ")
+		.trim();
+	const stop = plain.indexOf(". ");
+	return stop < 0 ? plain : plain.slice(0, stop + 1);
+};
+
+// Each public member's doc comment in the declaring files, by name.
+function docComments() {
+	const comments = new Map();
+	for (const file of ["plugins/leaderboards/attach.ts", "plugins/leaderboards/format.ts"]) {
+		const source = readFileSync(join(root, file), "utf8");
+		for (const [, body, name] of source.matchAll(
+			/\/\*\*((?:(?!\*\/)[\s\S])*)\*\/\s*(?:export (?:function|const) |readonly )?(\w+)[<(:]/g,
+		))
+			comments.set(name, body.replace(/^\s*\* ?/gm, " "));
+	}
+	return comments;
+}
+
+function checkSummaries() {
+	const comments = docComments();
+	const text = readFileSync(join(docs, "reference.md"), "utf8");
+	const boards = text.slice(
+		text.indexOf("\n## The boards\n"),
+		text.indexOf("\n## ", text.indexOf("\n## The boards\n") + 1),
+	);
+	for (const [, name, after] of boards.matchAll(/\n### (\w+)\n\n```\n[^\n]*\n```\n\n([\s\S]*?)\n\n/g)) {
+		const comment = comments.get(name);
+		if (!comment) {
+			problems.push(`docs/reference.md: ${name} has no doc comment in attach.ts or format.ts to match`);
+			continue;
+		}
+		const [page, code] = [firstSentence(after), firstSentence(comment)];
+		if (page !== code)
+			problems.push(`docs/reference.md: ${name} says "${page}" where its doc comment says "${code}"`);
+	}
+}
+
+const ROOTS = /^(spec|bench|cli|\.ci|plugins|kernel|examples)\/[^\s(*<]*$/;
+
+function checkPaths(page, prose) {
+	for (const { line, number } of prose)
+		for (const [, path] of line.matchAll(/`([^`]+)`/g))
+			if (
+				ROOTS.test(path) &&
+				!existsSync(join(root, path.replace(/:\d+$/, ""))) &&
+				!existsSync(join(root, `spec/${path}.spec.ts`)) // a spec by its short name (cli/erasure)
+			)
+				problems.push(`${relative(root, page)}:${number}: ${path}: no such file or folder`);
+}
+
+// The third cell of each row under "## Which spec checks which promise": `folder/name` a spec file,
+// a bare `name` one in the last folder named, "the model test" and `gate/*` as they read.
+function checkPromiseTable() {
+	const page = join(docs, "how-it-works.md");
+	const text = readFileSync(page, "utf8");
+	const start = text.indexOf("\n## Which spec checks which promise\n");
+	if (start < 0) return problems.push("docs/how-it-works.md: no section ## Which spec checks which promise");
+	const section = text.slice(start, text.indexOf("\n## ", start + 1));
+	let specs = 0;
+	for (const row of section.split("\n").filter((line) => line.startsWith("| ["))) {
+		let folder;
+		for (const [, name] of row
+			.split(" | ")
+			.at(-1)
+			.matchAll(/`([^`]+)`/g)) {
+			if (name.includes("*") || name.startsWith("spec/") || name.startsWith(".ci/")) continue;
+			if (name.includes("/")) folder = name.split("/")[0];
+			const file = `spec/${name.includes("/") ? name : `${folder}/${name}`}.spec.ts`;
+			specs += 1;
+			if (!existsSync(join(root, file)))
+				problems.push(`docs/how-it-works.md: the promise table names ${name}: no ${file}`);
+		}
+	}
+	if (specs === 0) problems.push("docs/how-it-works.md: the promise table names no spec");
+}
+
+checkSummaries();
+checkPromiseTable();
 for (const page of pages) {
 	const { prose, blocks } = parse(readFileSync(page, "utf8"));
 	checkLinks(page, prose);
+	checkLineLengths(page, prose);
+	checkPaths(page, prose);
 	checkBlocks(page, blocks);
 }
 for (const [page, phrases] of quotedPhrases()) {

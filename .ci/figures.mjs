@@ -4,7 +4,7 @@
 // - The demo run docs/demo.md quotes is the demo's own output: the run is
 //   deterministic for a seed (virtual time, and the VM's collector on the gate's
 //   own clock), so a fresh `npm run demo` must print the quoted block exactly.
-// - Run times the docs quote (the demo's wall time, the soak's) against the same
+// - Run times the docs and the README quote (the demo's wall time, the soak's) against the same
 //   commands timed now, within the noise of this shared machine: a quoted time
 //   more than NOISE times off a fresh one (either way) fails, and so does a count
 //   of runs that differs.
@@ -79,9 +79,21 @@ const soak = timed("soak", ["--seeds", "10"]);
 const soakFigures = /(\d+) runs \(seeds 1\.\.10\), (\d+) failed;.* ([\d.]+) s wall$/m.exec(soak.stdout);
 if (soak.status !== 0 || !soakFigures)
 	problems.push(`npm run soak -- --seeds 10 failed (exit ${soak.status})\n${soak.stdout}${soak.stderr}`);
-const perSeed = soakFigures ? Number(soakFigures[3]) / 10 : undefined;
 const howItWorks = join(root, "docs", "how-it-works.md");
+const readme = join(root, "README.md");
 const TIMES = [
+	{
+		page: readme,
+		what: "the README's npm run demo",
+		pattern: /npm run demo # a simulated hour of a game, checked against a model \((\d+) s\)/,
+		fresh: run.seconds,
+	},
+	{
+		page: readme,
+		what: "the README's npm run soak -- --seeds 10",
+		pattern: /npm run soak -- --seeds 10 # [^(]*\((\d+) s;/,
+		fresh: soakFigures ? Number(soakFigures[3]) : undefined,
+	},
 	{
 		page,
 		what: "the demo's wall time",
@@ -95,12 +107,6 @@ const TIMES = [
 		fresh: soakFigures ? Number(soakFigures[3]) : undefined,
 		runs: soakFigures ? Number(soakFigures[1]) : undefined,
 		quotedRuns: 20,
-	},
-	{
-		page: howItWorks,
-		what: "the soak's 200 seeds (from the 10 seeds' time a seed)",
-		pattern: /\(([\d.]+) s measured by the soak itself/,
-		fresh: perSeed === undefined ? undefined : perSeed * 200,
 	},
 ];
 for (const { page: where, what, pattern, fresh: seconds, runs, quotedRuns } of TIMES) {

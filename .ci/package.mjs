@@ -10,7 +10,8 @@
 //                                   out as `wally install` does, and a tiny roblox-ts game
 //                                   compiled against the npm package with rbxtsc 3 and with
 //                                   rbxtsc 2.3, each with the example stages (examples/stages);
-//                                   the README's minimal game (examples/game) in both; dist/checks: wally.toml parsed by a real TOML
+//                                   the README's minimal game (examples/game) in both, and the games of
+//                                   docs/boards-players-see.md (examples/clients); dist/checks: wally.toml parsed by a real TOML
 //                                   parser, the Roblox class names from @rbxts/types, the peer
 //                                   ranges against each compiler's types, and the declarations'
 //                                   surface, for the manifest, project and types specs
@@ -150,13 +151,22 @@ function buildWally() {
 			"--- Leaderboards.Extend: what a game's own stage uses.",
 		),
 	);
+	// The client's entry (@rbxts/leaderboards/client) likewise, the package's Client field.
+	const client = generateTypes(pkg.typesVersions["*"].client[0]);
+	writeFileSync(
+		join(src, "ClientTypes.luau"),
+		client.text.replace("--- What require(Leaderboards) returns.", "--- Leaderboards.Client: boards players see."),
+	);
 	writeFileSync(
 		join(src, "Types.luau"),
 		types.text
-			.replace("\n\n", "\n\nlocal ExtendTypes = require(script.Parent.ExtendTypes)\n\n")
+			.replace(
+				"\n\n",
+				"\n\nlocal ExtendTypes = require(script.Parent.ExtendTypes)\nlocal ClientTypes = require(script.Parent.ClientTypes)\n\n",
+			)
 			.replace(
 				"export type Package = {\n",
-				"export type Package = {\n\t--- What a game's own stage (options.Stages) uses: @rbxts/leaderboards/extend in roblox-ts.\n\tExtend: ExtendTypes.Package,\n",
+				"export type Package = {\n\t--- What a game's own stage (options.Stages) uses: @rbxts/leaderboards/extend in roblox-ts.\n\tExtend: ExtendTypes.Package,\n\t--- Boards players see, on a client: @rbxts/leaderboards/client in roblox-ts.\n\tClient: ClientTypes.Package,\n",
 			),
 	);
 	// Wally forwards the entry's `export type`s into the link module a game requires.
@@ -182,6 +192,8 @@ ${forwards.join("\n")}
 local Package = TS.import(script, script, "plugins", "leaderboards")
 -- A game's own stage (options.Stages) takes what it needs from here; roblox-ts: @rbxts/leaderboards/extend.
 Package.Extend = TS.import(script, script, "plugins", "leaderboards", "extend")
+-- Boards players see, required on a client too (docs/boards-players-see.md); roblox-ts: @rbxts/leaderboards/client.
+Package.Client = TS.import(script, script, "plugins", "leaderboards", "client")
 return (Package :: any) :: Types.Package
 `,
 	);
@@ -212,6 +224,16 @@ function buildMinimalGames(manifest) {
 	cpSync(join(root, "examples", "game", "luau"), out, { recursive: true });
 	installWally(manifest, join(dist, "wally"), out);
 	buildRbxtsGame("rbxts", join(root, "examples", "game", "ts"), join(dist, "consumers", "game-ts"));
+}
+
+// The games of docs/boards-players-see.md (examples/clients), unchanged: the Luau one with the Wally
+// package a shared dependency (ReplicatedStorage.Packages, which clients require too), the roblox-ts one.
+function buildClientGames(manifest) {
+	const out = join(dist, "consumers", "clients-luau");
+	fresh(out);
+	cpSync(join(root, "examples", "clients", "luau"), out, { recursive: true });
+	installWally(manifest, join(dist, "wally"), out, "Packages");
+	buildRbxtsGame("rbxts", join(root, "examples", "clients", "ts"), join(dist, "consumers", "clients-ts"));
 }
 
 // A tiny roblox-ts game that imports the package by name, compiled with one
@@ -303,6 +325,7 @@ if (what === "consumers" || what === "all") {
 	fresh(join(dist, "consumers"));
 	buildLuauConsumer(manifest);
 	buildMinimalGames(manifest);
+	buildClientGames(manifest);
 	writeJson(join(dist, "checks", "peers.json"), Object.keys(compilers).map(buildRbxtsConsumer));
 	writeJson(join(dist, "checks", "wally.json"), { manifest, packageJson: { name: pkg.name, version: pkg.version } });
 	// The Roblox class names, for the project file checks (the declarations are too big to hand to the VM).

@@ -1,6 +1,7 @@
 // A look at the built docs site as a reader sees it: builds it (vitepress), serves the build on
 // loopback and has headless Chromium (Debian's package: apt-get install chromium) take screenshots of
-// the home page and the API reference into docs/screenshots/ (not in git). `npm run docs:shots`.
+// the home page and the API reference into docs/screenshots/ (not in git), each at a desktop's 1280 px
+// and a phone's 390 px (name-1280.png, name-390.png). `npm run docs:shots`.
 import { spawn, spawnSync } from "node:child_process";
 import { createReadStream, existsSync, mkdirSync, statSync } from "node:fs";
 import { createServer } from "node:http";
@@ -32,7 +33,7 @@ const server = createServer((request, response) => {
 	createReadStream(file).pipe(response);
 });
 // Chromium runs as a child while this process serves it (a synchronous spawn would block the server).
-function screenshot(url, file) {
+function screenshot(url, file, [width, height]) {
 	return new Promise((done) => {
 		const child = spawn(browser, [
 			"--headless",
@@ -42,7 +43,7 @@ function screenshot(url, file) {
 			"--disable-component-update",
 			"--no-first-run",
 			`--user-data-dir=${join(out, ".profile")}`,
-			"--window-size=1280,900",
+			`--window-size=${width},${height}`,
 			`--screenshot=${file}`,
 			url,
 		]);
@@ -62,13 +63,18 @@ server.listen(0, "127.0.0.1", async () => {
 	for (const [name, path] of [
 		["home", "/"],
 		["reference", "/reference"],
-	]) {
-		const problem = await screenshot(`http://127.0.0.1:${port}${path}`, join(out, `${name}.png`));
-		if (problem === undefined) console.log(`docs:shots: ${path} -> docs/screenshots/${name}.png`);
-		else {
-			console.error(`docs:shots: Chromium failed on ${path}:\n${problem}`);
-			process.exitCode = 1;
+	])
+		for (const size of [
+			[1280, 900],
+			[390, 844],
+		]) {
+			const file = `${name}-${size[0]}.png`;
+			const problem = await screenshot(`http://127.0.0.1:${port}${path}`, join(out, file), size);
+			if (problem === undefined) console.log(`docs:shots: ${path} at ${size[0]} px -> docs/screenshots/${file}`);
+			else {
+				console.error(`docs:shots: Chromium failed on ${path} at ${size[0]} px:\n${problem}`);
+				process.exitCode = 1;
+			}
 		}
-	}
 	server.close();
 });

@@ -223,7 +223,7 @@ const started = performance.now();
 const active = phases.filter((phase) => !phase.skip);
 say(
 	`npm test${pattern === undefined ? "" : ` -- ${pattern}`}: ${active.map((phase) => phase.name).join(", ")}` +
-		(pattern === undefined ? " (about 2 to 4 minutes idle; docs/testing.md)" : ""),
+		(pattern === undefined ? " (about 2 to 4 minutes idle; README.md)" : ""),
 );
 const total = { passed: 0, failed: 0, skipped: 0 };
 const results = [];

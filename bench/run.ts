@@ -5,6 +5,7 @@ import COMMAND from "./command.json";
 import { backendRows, shardRows } from "./backends";
 import { bigSubmitRow } from "./big";
 import { submitChecksRow } from "./checks";
+import { clientsRows } from "./clients";
 import { experienceRow } from "./experience";
 import { friendsRow } from "./friends";
 import { BenchRow, markdownTable, terminalTable } from "./measure";
@@ -14,12 +15,12 @@ import {
 	idleRequests,
 	memoryRow,
 	namesRow,
+	playerWritesRow,
 	readFanOutRow,
 	standingRow,
 	submitCostRow,
 	windowCostRow,
 	windowWallRow,
-	writeAmplificationRow,
 } from "./rows";
 import { schedulerRow } from "./scheduler";
 
@@ -41,6 +42,7 @@ export function sizesFor(quick: boolean) {
 				shards: { servers: 2, players: 3, minutes: 1, shards: [1, 4, 16], partitionLimit: 100 },
 				standing: { players: 5, stored: 300, minutes: 1 },
 				friends: { friends: 200, played: 20, online: 1 },
+				clients: { players: 5, minutes: 0.5, warmup: 30 },
 				experiences: [{ servers: 10, players: 2, minutes: 1.25, openCloud: 0.1 }],
 				thousand: { servers: 20, players: 2, minutes: 1.25, openCloud: 0.1 },
 			}
@@ -59,6 +61,7 @@ export function sizesFor(quick: boolean) {
 				shards: { servers: 10, players: 30, minutes: 1, shards: [1, 4, 16], partitionLimit: 2_000 },
 				standing: { players: 30, stored: 1_000, minutes: 5 },
 				friends: { friends: 200, played: 20, online: 1 },
+				clients: { players: 30, minutes: 1, warmup: 30 },
 				experiences: [
 					{ servers: 100, players: 1, minutes: 5, openCloud: 0.1 },
 					{ servers: 100, players: 30, minutes: 3, openCloud: 0.1 },
@@ -81,7 +84,7 @@ function plan(gate: HeadlessGate, quick: boolean): [string, () => BenchRow[]][] 
 				return [];
 			},
 		],
-		["write amplification", () => [writeAmplificationRow(gate, sizes.burst)]],
+		[WRITES, () => [playerWritesRow(gate, sizes.burst)]],
 		...players.map((count): [string, () => BenchRow[]] => [
 			`budget use, ${count} players`,
 			() => [budgetRow(gate, { keys, minutes, players: count }, idle)],
@@ -89,6 +92,7 @@ function plan(gate: HeadlessGate, quick: boolean): [string, () => BenchRow[]][] 
 		["read fan-out", () => [readFanOutRow(gate, sizes.callers)]],
 		["where do I stand", () => [standingRow(gate, sizes.standing)]],
 		["friends who played", () => [friendsRow(gate, sizes.friends)]],
+		[CLIENTS, () => clientsRows(gate, sizes.clients)],
 		["submit() cost", () => [submitCostRow(sizes.submit.calls, sizes.submit.keys)]],
 		["submit()'s checks", () => [submitChecksRow(sizes.submit.calls, sizes.submit.keys)]],
 		["Big board submit()", () => [bigSubmitRow(sizes.submit.calls, sizes.submit.keys)]],
@@ -109,16 +113,18 @@ function plan(gate: HeadlessGate, quick: boolean): [string, () => BenchRow[]][] 
 }
 
 const THOUSAND = "the thousand-server experience";
+const WRITES = "writes a player costs";
+const CLIENTS = "boards players see";
 
 /** The rows that time submit() and weigh its queue (CPU and memory, seconds at full size). */
 const SUBMIT = ["submit() cost", "submit()'s checks", "Big board submit()", "memory per key"];
 
 /**
  * Which rows a run measures: every one, the experience rows (many servers), the others (one
- * server's), or submit()'s own (its cost and memory); the thousand-server experience (about 47
- * minutes here) only alone.
+ * server's), submit()'s own (its cost and memory), the writes a player costs, or boards players
+ * see alone; the thousand-server experience (about 47 minutes here) only alone.
  */
-export type RowSet = "all" | "experiences" | "server" | "submit" | "thousand";
+export type RowSet = "all" | "clients" | "experiences" | "server" | "submit" | "thousand" | "writes";
 
 /** Every row of `rows`, measured in this run; `onRow` hears each before it is measured (for a progress line). */
 export function measure(
@@ -131,6 +137,8 @@ export function measure(
 	const steps = plan(gate, quick).filter(([name]) => {
 		if (name === THOUSAND || rows === "thousand") return name === THOUSAND && rows === "thousand";
 		if (rows === "submit") return SUBMIT.includes(name);
+		if (rows === "writes") return name === WRITES;
+		if (rows === "clients") return name === CLIENTS;
 		const experience = name.find("an experience of", 1, true)[0] !== undefined;
 		return rows === "all" || (rows === "experiences") === experience;
 	});
@@ -176,7 +184,14 @@ export function main(args: string[]): number {
 			(index, total, name) => {
 				if (!json) gate.progress(`bench: row ${index} of ${total}: ${name}`);
 			},
-			only === "experiences" || only === "server" || only === "submit" || only === "thousand" ? only : "all",
+			only === "clients" ||
+				only === "experiences" ||
+				only === "server" ||
+				only === "submit" ||
+				only === "thousand" ||
+				only === "writes"
+				? only
+				: "all",
 		);
 		if (json) gate.write(HttpService.JSONEncode({ sizes: quick ? "quick" : "full", rows }));
 		else {

@@ -8,6 +8,7 @@ import {
 	Period,
 	PeriodEndHandler,
 	PeriodEndOptions,
+	QueueStage,
 	Settings,
 	ShutdownResult,
 	StageContext,
@@ -35,17 +36,21 @@ export class Leaderboards<B extends string = string> implements Service {
 	// The first submit checks the kernel was started (see submit()); later ones skip it.
 	private startChecked = false;
 	private readonly warnings = new Warnings();
+	// submit() asks the Queue on every call: found once.
+	private readonly queue: QueueStage;
 
 	constructor(
 		private readonly kernel: Kernel,
 		private readonly stages: Stages,
-		/** { Submitted, Written, Failed, Dropped, Refused }. */
+		/** Counters: accepted submits, successful writes, failed write attempts, values dropped after MaxWriteAttempts, submits a known board refused. */
 		readonly Stats: Stats,
 		private readonly settings: Settings,
-	) {}
+	) {
+		this.queue = stages.Queue;
+	}
 
 	/**
-	 * Queues a score. false for an unknown board, a non-number, NaN, infinities, a value past ±2^53 or an empty key
+	 * Queues a score; a flush window writes it later. false for an unknown board, a non-number, NaN, infinities, a value past ±2^53 or an empty key
 	 * (every backend; a Big board takes any finite number, a TieBreak board whole numbers within its range), after
 	 * destroy(), a fraction or a too-long key where the backend declares integers or maxKeyLength (the default
 	 * backend does), and a value the board's bounds refuse (MinValue, MaxValue, MaxAddedPerMinute, Validate), never
@@ -54,25 +59,27 @@ export class Leaderboards<B extends string = string> implements Service {
 	 */
 	submit(board: B, subject: Subject, value: number): boolean {
 		if (!this.startChecked) this.checkStarted();
-		return this.stages.Queue.submit(board, subject, value);
+		return this.queue.submit(board, subject, value);
 	}
 
 	/**
-	 * Up to min(count, MaxEntries) entries { Key, Value, Rank } from the cache. Yields when the cache is stale.
-	 * On a Reset board, period is "current" (the default), "previous" or a period id, each with its own cache.
+	 * Up to min(count, MaxEntries) entries { Key, Value, Rank } from the board's cached page. Yields when the
+	 * page is stale. On a Reset board, period is "current" (the default), "previous" or a period id, each
+	 * with its own cache.
 	 */
 	top(board: B, count?: number, period?: string): Entry[] {
 		return this.stages.Reader.top(board, count, period);
 	}
 
-	/** Yields. Stored values { [key] = value } for chosen players, sessions or keys; nil when the read failed. period as for top(). */
+	/** The stored values of chosen players, sessions or keys. Yields; nil when the read failed. period as for top(). */
 	scores(board: B, subjects: ReadonlyArray<Subject>, period?: string): Map<string, number> | undefined {
 		return this.stages.Reader.scores(board, subjects, period);
 	}
 
 	/**
-	 * A Reset board's period { Id, Start, Finish } (Unix seconds): "current" (the default), "previous" or an id.
-	 * nil on an all-time or unknown board or for an id that names no period; raises for a which that is not a string.
+	 * A Reset board's period { Id, Start, Finish } (Unix seconds, Finish excluded): which is "current" (the default),
+	 * "previous" or an id. nil on an all-time or unknown board or for an id that names no period; raises for a which
+	 * that is not a string.
 	 */
 	period(board: B, which?: string): Period | undefined {
 		refusePeriodArgument(which, 3);
@@ -80,52 +87,52 @@ export class Leaderboards<B extends string = string> implements Service {
 		return rule && periodFor(rule, which, this.settings.unixTime());
 	}
 
-	/** Seconds until a Reset board rolls to its next period (for a countdown); nil on an all-time or unknown board. */
+	/** Seconds until a Reset board starts its next period, for a countdown. nil on an all-time or unknown board. */
 	secondsUntilRoll(board: B): number | undefined {
 		const rule = this.warnings.boardOf(this.settings, "secondsUntilRoll", board)?.Period;
 		return rule && secondsUntilRoll(rule, this.settings.unixTime());
 	}
 
 	/**
-	 * Yields. The subject's { Key, Value, Rank }: Rank when the loaded top page holds
-	 * it, no Value when nothing is stored. nil when the read failed or the board is unknown.
+	 * The subject's standing: { Key, Value, Rank } when the loaded top page holds it, no Rank
+	 * past the page, no Value when nothing is stored. Yields; nil when the read failed or the board is unknown.
 	 */
 	rank(board: B, subject: Subject): Place | undefined {
 		return this.stages.Standing.rank(board, subject);
 	}
 
 	/**
-	 * Yields. The subject and up to count (default 5, at most 50) rows on each side,
-	 * best first, ranked where known. {} when nothing is stored for the subject; nil
-	 * when a read failed or was refused (request budget) or the board is unknown.
+	 * The subject and up to count rows (default 5, floored, held to 0..50) on each side by value, best
+	 * first, with Rank where it is known. Yields. {} when nothing is stored for the subject; nil when a
+	 * read failed or was refused (request budget) or the board is unknown.
 	 */
 	around(board: B, subject: Subject, count?: number): Place[] | undefined {
 		return this.stages.Standing.around(board, subject, count);
 	}
 
 	/**
-	 * Yields. The player and their friends who have a stored value, ranked among themselves, as far as
-	 * read: each call reads what the read budget grants, so a long list fills in over calls. The second
-	 * value counts the player and friends not read yet (0: complete). nil when a read failed or the board
-	 * is unknown; raises when player is no Player, session with a Player or UserId.
+	 * The player and their friends who have a stored value, ranked among themselves, and how many are
+	 * not read yet (0: complete). Yields; each call reads what the read budget grants, so a long list
+	 * fills in over calls. nil when a read failed or the board is unknown; raises when player is no
+	 * Player, session with a Player or UserId.
 	 */
 	friends(board: B, player: Subject): LuaTuple<[Entry[] | undefined, number | undefined]> {
 		return this.stages.Standing.friends(board, player);
 	}
 
 	/**
-	 * Queues the removal of the subject's stored value: drops what is queued for it
-	 * and hides it from every read at once; the next window removes it (retried like
-	 * a write). false for an unknown board, an unstorable key, after destroy().
+	 * Queues the removal of the subject's stored value: what is queued for the key is dropped and every
+	 * read hides it at once; the next window removes it (retried like a write). false for an unknown
+	 * board, an unstorable key, after destroy().
 	 */
 	remove(board: B, subject: Subject): boolean {
 		return this.stages.Standing.remove(board, subject);
 	}
 
 	/**
-	 * Yields until recorded. Erases a subject's key (a Player, a UserId or a key) from every board, every
-	 * period ever written, on every backend: recorded first in the manifest, then removed within the remove
-	 * budget by whichever server is up (this one first), so a server that closes loses nothing. Returns the
+	 * Erases the subject's key from every board, every period and every backend, durably: recorded in the
+	 * manifest, then removed by one server at a time, resumed by another if it closes. Yields until
+	 * recorded; removes within the remove budget. Returns the
 	 * report: "pending" with every store still to do, or "failed" when it could not be recorded (call again).
 	 * Submits for the key are refused while it runs. Raises for a subject with no key and a backend with no remove().
 	 */
@@ -133,34 +140,35 @@ export class Leaderboards<B extends string = string> implements Service {
 		return this.stages.Eraser.erase(subject);
 	}
 
-	/** Yields. The erasure recorded for a subject's key (what was removed, what remains); nil when none was requested or the read failed. */
+	/** The erasure recorded for the subject's key: what was removed, what remains. Yields; nil when none was requested or the read failed. */
 	erasure(subject: Subject): ErasureReport | undefined {
 		return this.stages.Eraser.erasure(subject);
 	}
 
 	/**
-	 * For each finished period of a Reset board, one server of the experience at a time runs
-	 * handler(standings, info) with the final top options.Count (default 10), read options.SettleSeconds
-	 * after the period ends; info.IdempotencyKey is the same on every attempt. An error is retried with
-	 * backoff; a period that ended while the game was empty runs when a server starts. One handler a board.
+	 * For each finished period of a Reset board, one server of the experience at a time calls
+	 * handler(standings, info) with the final top options.Count (default 10) and a PeriodEndInfo whose
+	 * IdempotencyKey is the same on every attempt. Read options.SettleSeconds after the period ends; an
+	 * error is retried with backoff; a period that ended while the game was empty runs when a server
+	 * starts. One handler a board.
 	 */
 	onPeriodEnd(board: B, handler: PeriodEndHandler, options?: PeriodEndOptions): void {
 		this.stages.Rewards.onPeriodEnd(board, handler, options);
 	}
 
-	/** Yields. Adds DisplayName and Username to rows keyed by UserId and returns the same table. */
+	/** Adds DisplayName and Username to rows keyed by UserId and returns the same table. Yields. */
 	names<T extends Named>(entries: T[]): (T & Named)[] {
 		this.stages.NameResolver.names(entries as unknown as Entry[]);
 		return entries;
 	}
 
-	/** Runs one capped window now and returns what it did; nil at once while a flush runs or once destroy() began (the drain runs the windows). Yields. */
+	/** Runs one capped window now and returns what it did. Yields; nil at once while a flush runs or once destroy() began (the drain runs the windows). */
 	flushNow(): WindowSummary | undefined {
 		if (this.stages.Drainer.destroyed()) return undefined;
 		return this.stages.Flusher.flushNow();
 	}
 
-	/** Refuses new submits, releases waiting readers, joins every write in flight and drains. Yields. */
+	/** Drains: refuses new submits, releases waiting readers, joins the writes in flight and runs capped windows until the queue is empty, ShutdownSeconds passed, or the drain stops early. Yields. */
 	destroy(): LuaTuple<[boolean, ShutdownResult]> {
 		return this.stages.Drainer.destroy();
 	}
@@ -186,9 +194,9 @@ export class Leaderboards<B extends string = string> implements Service {
 }
 
 /**
- * Checks the options (naming the field at fault), builds the stages (or a
- * game's own, from options.Stages), registers them and the "Leaderboards"
- * service with the kernel, and returns the boards. Nothing runs until the first
+ * Checks the options and builds the boards on the kernel. An error names the field at fault; the
+ * stages (or a game's own, from options.Stages) and the "Leaderboards" service are registered with
+ * the kernel. Nothing runs until the first
  * submit. Once a kernel: a second attach raises (boards on other stores go in
  * the same attach, each with its own BoardConfig.Backend).
  */

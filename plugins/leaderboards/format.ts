@@ -87,9 +87,9 @@ function suffixesOf(options: FormatOptions | undefined): ReadonlyArray<string> |
 }
 
 /**
- * A value for display: below 1,000 as it is (fractions to `Digits` significant
- * digits), above with `Digits` significant digits and the suffix of its power
- * of 1,000 ("1.23 QaDe"), or past the suffixes given as "1.23e45". Never errors:
+ * A value for display: `Digits` (default 3) significant digits and the suffix of its power of 1,000
+ * ("1.23 QaDe"), past the suffixes given an exponent ("1.23e45"); below 1,000 the value as it is
+ * (fractions to `Digits` significant digits). Never errors:
  * NaN and infinities come back as tostring writes them, and options of the wrong
  * kind fall back to the defaults.
  */

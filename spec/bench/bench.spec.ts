@@ -14,7 +14,7 @@ describeGate("the benchmarks at tiny sizes", () => {
 		"measures every row",
 		() => {
 			const rows = measure(true);
-			expect(rows.size()).toBe(12 + 1 + 3 + 1 + 1 + 1);
+			expect(rows.size()).toBe(12 + 1 + 3 + 1 + 1 + 1 + 2);
 			const rendered = markdownTable(rows);
 			expect(rendered).toMatch("| row | this project | baseline | ratio | goal | |");
 			// Every row is held to its goal, but the one that times submit()'s checks, which informs.
@@ -39,7 +39,7 @@ describeGate("the benchmarks at tiny sizes", () => {
 			expect(byStart("Where do I stand").ours).toMatch(" 0 throttled$");
 			expect(byStart("friends()").ours).toMatch("^21 reads, 2 calls to complete");
 			expect(byStart("Budget use").ours).toMatch("0 throttled, 0 requests idle");
-			expect(byStart("Write amplification").ours).toMatch("(%d+)/%1 bests stored");
+			expect(byStart("Writes a player costs").ours).toMatch("(%d+)/%1 bests stored$");
 			// Virtual time: writes in flight make a window of 30 several times shorter than one at a time.
 			const faster = tonumber(byStart("Window wall time").ratio.match("^([%d.]+)x faster")[0] as string);
 			expect(faster).toBeGreaterThan(3);
@@ -60,6 +60,21 @@ describeGate("the benchmarks at tiny sizes", () => {
 			"Big board submit()",
 			"Memory per queued key at 1,000 keys",
 		]);
+	}, 600_000);
+
+	it("runs the writes a player costs alone (--only writes)", () => {
+		const rows = measure(true, undefined, "writes");
+		expect(rows.map((row) => row.name.split(":")[0])).toEqual(["Writes a player costs"]);
+	}, 600_000);
+
+	it("runs boards players see alone (--only clients): clients cause no store request, the tutorial's a list an invoke", () => {
+		const rows = measure(true, undefined, "clients");
+		expect(rows.map((row) => row.name.split(":")[0])).toEqual(["Boards players see", "Boards players see"]);
+		for (const row of rows) {
+			expect(row.ours).toMatch("; 0 store requests by clients$");
+			// 5 clients, 3 boards, an invoke every 3 s: 300 lists a minute.
+			expect(row.baseline).toMatch("; 300 lists %(");
+		}
 	}, 600_000);
 
 	it("runs the thousand-server experience only alone (--only thousand), at its tiny size", () => {
@@ -105,7 +120,7 @@ describe("the bench table", () => {
 	});
 
 	it("never splits a word: a column is at least its widest word", () => {
-		const rows = [{ ...row("Write amplification", false), baseline: "write-through: 20,000 writes" }];
+		const rows = [{ ...row("Writes a player costs", false), baseline: "write-through: 20,000 writes" }];
 		const words = (text: string) => text.split(" ").filter((word) => word !== "");
 		for (const columns of [100, 120]) {
 			const text = terminalTable(rows, columns);

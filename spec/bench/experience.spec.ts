@@ -9,7 +9,7 @@ const describeGate = gate ? describe : describe.skip;
 // boards, an Open Cloud tool spending 10% of the budget (npm run bench runs 100 x 1 for 5 minutes and 100 x 30).
 // npm run bench measures today's design beside it.
 describeGate("an experience of 100 servers", () => {
-	it("nothing throttled or lost, pages read once a refresh, every record on every server within 6.5 s", () => {
+	it("nothing throttled or lost, pages read once a refresh, every record on every server within 5 s", () => {
 		const size = { servers: 100, players: 1, minutes: 1.5, openCloud: 0.1 };
 		const ours = playExperience(gate!, size, "ours");
 		expect(ours.throttled).toBe(0);
@@ -19,9 +19,9 @@ describeGate("an experience of 100 servers", () => {
 		expect(ours.friends.answered).toBe(ours.friends.calls);
 		expect(ours.topListsPerMinute).toBeLessThanOrEqual(ours.listGoalPerMinute);
 		expect(ours.records.seen).toBeGreaterThan(0);
-		// Every record counted until every other server shows it (issue 47): 5.8 s at p99 here, past the bench's
-		// 5 s goal, which the p99 over each server's sighting met (4.2 s); the goal stays, the row says MISSED.
-		expect(ours.freshnessP99).toBeLessThanOrEqual(6.5);
+		// Every record counted until every other server shows it (issue 47), the bench's 5 s goal: 4.4-4.5 s
+		// at p99 here (5.8 s before announcements took turns on two topics and prompt windows came in 0.1 s).
+		expect(ours.freshnessP99).toBeLessThanOrEqual(5);
 		expect(ours.memoryShare).toBeLessThanOrEqual(0.1);
 		expect(ours.messagesRefused).toBe(0);
 	}, 3_600_000);

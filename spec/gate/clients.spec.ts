@@ -222,4 +222,28 @@ describeGate("clients of a server", () => {
 		task.wait(0.15);
 		expect(clients[0].player.FindFirstChildOfClass("PlayerGui")).toBe(undefined);
 	});
+	it("the data types GUI code sets: UDim, UDim2, Color3 and the layout enums, compared by value", () => {
+		const size = UDim2.fromScale(1, 0.25);
+		expect(size === new UDim2(1, 0, 0.25, 0)).toBe(true);
+		expect([size.X.Scale, size.Y.Scale, size.Height.Offset, typeOf(size), tostring(size)]).toEqual([
+			1,
+			0.25,
+			0,
+			"UDim2",
+			"{1, 0}, {0.25, 0}",
+		]);
+		expect(UDim2.fromOffset(10, 20).X === new UDim(0, 10)).toBe(true);
+		const gold = Color3.fromRGB(255, 0, 51);
+		expect([gold.R, gold.G, gold.B, typeOf(gold)]).toEqual([1, 0, 0.2, "Color3"]);
+		expect(gold === new Color3(1, 0, 0.2)).toBe(true);
+		const frame = new Instance("Frame");
+		frame.Size = size;
+		expect(frame.Clone().Size).toBe(size);
+		expect([
+			Enum.SortOrder.LayoutOrder.Value,
+			Enum.NormalId.Front.Value,
+			Enum.FillDirection.Vertical.Value,
+		]).toEqual([2, 5, 1]);
+		expect(() => UDim2.fromScale("1" as never, 0)).toThrow("invalid argument #1 (number expected, got string)");
+	});
 });

@@ -9,6 +9,8 @@ import {
 	PENDING_KEPT,
 	PENDING_SECONDS,
 	PendingItem,
+	TOPICS,
+	TOPIC_ANNOUNCEMENTS,
 	announcement,
 	asking,
 	pendingOf,
@@ -61,11 +63,30 @@ describe("pending records", () => {
 	it("no token, no announcement; the bucket refills at ANNOUNCEMENTS a minute", () => {
 		let item = withRecord(fresh(), ["Kills", "", "a", 1], 0);
 		item = { ...item, tokens: 0, tokensAt: 0 };
-		const [same, none] = announcement(item, 0.5);
+		const [same, none] = announcement(item, (0.9 * 60) / ANNOUNCEMENTS);
 		expect(none).toBeUndefined();
 		expect(same).toBe(item);
-		const [, some] = announcement(item, 1);
+		const [, some] = announcement(item, 60 / ANNOUNCEMENTS);
 		expect(some).toEqual([["Kills", "", "a", 1]]);
+	});
+
+	// Records that keep coming wait for the bucket's next token: two topics, each under its receive
+	// limit (40 + 80 x servers a minute), give twice the announcements one topic could, and half the wait.
+	it("announcements take turns on the TOPICS topics, TOPIC_ANNOUNCEMENTS a minute on each", () => {
+		expect(TOPICS).toBe(2);
+		expect(ANNOUNCEMENTS).toBe(TOPICS * TOPIC_ANNOUNCEMENTS);
+		expect(TOPIC_ANNOUNCEMENTS).toBe(75);
+		let item = fresh();
+		const topics = new Array<number>();
+		for (let i = 1; i <= 4; i++) {
+			item = withRecord(item, ["Kills", "", `k${i}`, i], 0);
+			const [after, records, topic] = announcement(item, 0);
+			expect(records).toEqual([["Kills", "", `k${i}`, i]]);
+			topics.push(topic!);
+			item = after;
+		}
+		expect(topics).toEqual([0, 1, 0, 1]);
+		expect(item.sent).toBe(4);
 	});
 
 	it("a record alone over 1 kB is passed over without a message or a token", () => {

@@ -4,6 +4,7 @@ import { Kernel } from "../../kernel";
 import { Leaderboards, Topics } from "../../plugins/leaderboards";
 import { READY, RowChange, SentRow, SentStanding } from "../../plugins/leaderboards/contracts";
 import { BoardsClient } from "../../plugins/leaderboards/client";
+import { clientEntry } from "./clientEntry";
 import { GateClient, headlessGate } from "../gate/control";
 import { MemoryBackend, boardsWith } from "./doubles";
 
@@ -193,19 +194,7 @@ describeGate("Replicator: boards players see", () => {
 		setup();
 		const client = gate!.connectClient({ UserId: 7, Name: "g" });
 		clients.push(client);
-		// This repository compiles as a game (imports name ServerScriptService.Leaderboards), so the client
-		// gets the library at that place, required in the client's environment (a package imports relatively).
-		const library = new Instance("Folder");
-		library.Name = "Leaderboards";
-		const plugins = (ReplicatedStorage.Parent as DataModel)
-			.GetService("ServerScriptService")
-			.FindFirstChild("Leaderboards")!
-			.FindFirstChild("plugins")!
-			.Clone();
-		plugins.Parent = library;
-		library.Parent = client.game.GetService("ServerScriptService");
-		const module = plugins.FindFirstChild("leaderboards")!.FindFirstChild("client") as ModuleScript;
-		const { LeaderboardsClient } = client.require(module) as { LeaderboardsClient: BoardsClient<"Kills"> };
+		const { LeaderboardsClient } = clientEntry(client) as { LeaderboardsClient: BoardsClient<"Kills"> };
 		const observed = new Array<string[]>();
 		const connection = LeaderboardsClient.observe("Kills", (rows) =>
 			observed.push(rows.map((row) => `${row.Rank}.${row.Key}=${row.Value}`)),

@@ -177,9 +177,10 @@ describeGate("Luau types shipped with the Wally package", () => {
 			.map((member) => member.name);
 		fields.sort();
 		// The kernel and its helpers, the boards, the two backends, the topics and the drain's error texts;
-		// Extend, what a game's own stage uses.
+		// Extend, what a game's own stage uses; Client, what a client uses.
 		expect(fields).toEqual([
 			"Bus",
+			"Client",
 			"DEADLINE_EXCEEDED",
 			"Extend",
 			"Kernel",

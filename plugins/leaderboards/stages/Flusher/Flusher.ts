@@ -12,7 +12,7 @@ type Outcome = "landed" | "failed" | "throttled";
 export { RECORD_ROOM, REFILL_SECONDS } from "./pacing";
 
 /** A submit that enters a board's visible top is written by a window this soon. */
-export const PROMPT_SECONDS = 0.5;
+export const PROMPT_SECONDS = 0.1;
 
 /**
  * Flush windows. The first pending submit arms one Background deadline

@@ -12,7 +12,7 @@ import {
 	STANDING,
 	SentRow,
 	SentStanding,
-} from "./contracts/replication";
+} from "../contracts/replication";
 
 /** Called with a board's rows: at once with what the client holds, then on each change. */
 export type RowsObserver = (rows: SentRow[]) => void;

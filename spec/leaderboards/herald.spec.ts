@@ -1,0 +1,89 @@
+import { afterEach, beforeEach, describe, expect, it } from "@rbxts/jest-globals";
+import { ANNOUNCEMENTS } from "../../plugins/leaderboards/stages/Herald/pending";
+import { headlessGate } from "../gate/control";
+import { leanBoards } from "../gate/servers";
+
+// The Herald's announcements: they take turns on two topics (each under its receive limit, twice the
+// announcements one topic allows), a record that finds the bucket empty goes out at its next token,
+// and every wait is a kernel deadline the close cancels.
+
+const gate = headlessGate();
+const describeGate = gate ? describe : describe.skip;
+
+const now = () => DateTime.now().UnixTimestampMillis / 1000;
+
+// One server showing the Kills page (a row seeded), its records heard on both topics by the spec too.
+function oneServer() {
+	gate!.dataStore.seed("CKBoard_Kills", new Map([["1", 5]]));
+	const { kernel, boards } = leanBoards(gate!, 1, 1, { Boards: { Kills: {} } });
+	boards.top("Kills");
+	task.wait(2);
+	const heard = new Array<string>();
+	const messaging = game.GetService("MessagingService");
+	for (const topic of ["CKBoard_Records", "CKBoard_Records2"])
+		messaging.SubscribeAsync(topic, () => heard.push(topic));
+	return { kernel, boards, heard };
+}
+
+// The experience's announcements bucket empty now: the next token is 60 / ANNOUNCEMENTS s away.
+function emptyBucket() {
+	const item = { records: [], next: 1, announced: 0, tokens: 0, tokensAt: now() };
+	game.GetService("MemoryStoreService").GetHashMap("CKBoard_Records").SetAsync("pending", item, 600);
+}
+
+describeGate("the Herald's announcements", () => {
+	beforeEach(() => gate!.reset());
+	afterEach(() => gate!.reset());
+
+	it("take turns on CKBoard_Records and CKBoard_Records2, and a server hears both", () => {
+		const { kernel, boards, heard } = oneServer();
+		boards.submit("Kills", "7", 10);
+		task.wait(3);
+		boards.submit("Kills", "7", 20);
+		task.wait(3);
+		expect(heard).toEqual(["CKBoard_Records", "CKBoard_Records2"]);
+		// A record on the second topic patches the page like one on the first.
+		game.GetService("MessagingService").PublishAsync("CKBoard_Records2", { v: 2, b: [["Kills", "", "8", 42]] });
+		task.wait(3);
+		expect(boards.top("Kills").map((entry) => `${entry.Key}=${entry.Value}`)).toEqual(["8=42", "7=20", "1=5"]);
+		kernel.stop();
+	});
+
+	it("a record that finds the bucket empty goes out at the next token, asked by the server it landed on", () => {
+		const { kernel, boards, heard } = oneServer();
+		emptyBucket();
+		const landed = new Array<number>();
+		kernel.Bus.subscribe("Leaderboard.Record", () => landed.push(now()));
+		boards.submit("Kills", "7", 10);
+		task.wait(0.3);
+		expect(landed.size()).toBe(1);
+		expect(heard).toEqual([]);
+		task.wait(60 / ANNOUNCEMENTS);
+		expect(heard).toEqual(["CKBoard_Records"]);
+		kernel.stop();
+	});
+
+	it("the close cancels an ask armed for the next token: no MemoryStore request after it", () => {
+		const { kernel, boards, heard } = oneServer();
+		emptyBucket();
+		boards.submit("Kills", "7", 10);
+		task.wait(0.3);
+		kernel.stop();
+		const updates = gate!.memoryStore.calls("UpdateAsync");
+		task.wait(10);
+		expect(gate!.memoryStore.calls("UpdateAsync")).toBe(updates);
+		expect(heard).toEqual([]);
+	});
+
+	it("an update under way at the close arms no ask when it returns", () => {
+		const { kernel, boards } = oneServer();
+		emptyBucket();
+		gate!.latency.use({ MemoryStore: { fixed: 1 } });
+		boards.submit("Kills", "7", 10);
+		task.wait(0.5);
+		const updates = gate!.memoryStore.calls("UpdateAsync");
+		kernel.stop();
+		task.wait(10);
+		expect(gate!.memoryStore.calls("UpdateAsync")).toBe(updates);
+	});
+});
