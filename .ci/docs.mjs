@@ -14,6 +14,10 @@
 //   - no line outside code blocks is over 300 characters, so a page reads at a phone's
 //     width and a table cell stays short (docs/design.md is the original, verbatim, and
 //     docs/benchmarks.md's table rows are the bench's own Markdown: both exempt);
+//   - every repository path a page names in code marks (`spec/docs/figures.spec.ts`) exists,
+//     and every spec docs/how-it-works.md's promise table names (`leaderboards/bounds`,
+//     then `reserve` in the same folder) is a spec file, so a promise never points at a
+//     spec that went;
 //   - each call's section in docs/reference.md opens with its doc comment's first sentence
 //     (plugins/leaderboards/attach.ts, format.ts), so the summaries say one thing;
 //   - the figures README.md and docs/index.md quote are the ones in the blocks the
@@ -298,7 +302,7 @@ function checkSummaries() {
 		text.indexOf("\n## ", text.indexOf("\n## The boards\n") + 1),
 	);
 	for (const [, name, after] of boards.matchAll(/\n### (\w+)\n\n```\n[^\n]*\n```\n\n([\s\S]*?)\n\n/g)) {
-		const comment = comments.get(name === "Stats" ? "Stats" : name);
+		const comment = comments.get(name);
 		if (!comment) {
 			problems.push(`docs/reference.md: ${name} has no doc comment in attach.ts or format.ts to match`);
 			continue;
@@ -309,11 +313,52 @@ function checkSummaries() {
 	}
 }
 
+const ROOTS = /^(spec|bench|cli|\.ci|plugins|kernel|examples)\/[^\s(*<]*$/;
+
+function checkPaths(page, prose) {
+	for (const { line, number } of prose)
+		for (const [, path] of line.matchAll(/`([^`]+)`/g))
+			if (
+				ROOTS.test(path) &&
+				!existsSync(join(root, path.replace(/:\d+$/, ""))) &&
+				!existsSync(join(root, `spec/${path}.spec.ts`)) // a spec by its short name (cli/erasure)
+			)
+				problems.push(`${relative(root, page)}:${number}: ${path}: no such file or folder`);
+}
+
+// The third cell of each row under "## Which spec checks which promise": `folder/name` a spec file,
+// a bare `name` one in the last folder named, "the model test" and `gate/*` as they read.
+function checkPromiseTable() {
+	const page = join(docs, "how-it-works.md");
+	const text = readFileSync(page, "utf8");
+	const start = text.indexOf("\n## Which spec checks which promise\n");
+	if (start < 0) return problems.push("docs/how-it-works.md: no section ## Which spec checks which promise");
+	const section = text.slice(start, text.indexOf("\n## ", start + 1));
+	let specs = 0;
+	for (const row of section.split("\n").filter((line) => line.startsWith("| ["))) {
+		let folder;
+		for (const [, name] of row
+			.split(" | ")
+			.at(-1)
+			.matchAll(/`([^`]+)`/g)) {
+			if (name.includes("*") || name.startsWith("spec/") || name.startsWith(".ci/")) continue;
+			if (name.includes("/")) folder = name.split("/")[0];
+			const file = `spec/${name.includes("/") ? name : `${folder}/${name}`}.spec.ts`;
+			specs += 1;
+			if (!existsSync(join(root, file)))
+				problems.push(`docs/how-it-works.md: the promise table names ${name}: no ${file}`);
+		}
+	}
+	if (specs === 0) problems.push("docs/how-it-works.md: the promise table names no spec");
+}
+
 checkSummaries();
+checkPromiseTable();
 for (const page of pages) {
 	const { prose, blocks } = parse(readFileSync(page, "utf8"));
 	checkLinks(page, prose);
 	checkLineLengths(page, prose);
+	checkPaths(page, prose);
 	checkBlocks(page, blocks);
 }
 for (const [page, phrases] of quotedPhrases()) {

@@ -79,7 +79,6 @@ const soak = timed("soak", ["--seeds", "10"]);
 const soakFigures = /(\d+) runs \(seeds 1\.\.10\), (\d+) failed;.* ([\d.]+) s wall$/m.exec(soak.stdout);
 if (soak.status !== 0 || !soakFigures)
 	problems.push(`npm run soak -- --seeds 10 failed (exit ${soak.status})\n${soak.stdout}${soak.stderr}`);
-const perSeed = soakFigures ? Number(soakFigures[3]) / 10 : undefined;
 const howItWorks = join(root, "docs", "how-it-works.md");
 const readme = join(root, "README.md");
 const TIMES = [
@@ -108,12 +107,6 @@ const TIMES = [
 		fresh: soakFigures ? Number(soakFigures[3]) : undefined,
 		runs: soakFigures ? Number(soakFigures[1]) : undefined,
 		quotedRuns: 20,
-	},
-	{
-		page: howItWorks,
-		what: "the soak's 200 seeds (from the 10 seeds' time a seed)",
-		pattern: /\(([\d.]+) s measured by the soak itself/,
-		fresh: perSeed === undefined ? undefined : perSeed * 200,
 	},
 ];
 for (const { page: where, what, pattern, fresh: seconds, runs, quotedRuns } of TIMES) {

@@ -44,20 +44,33 @@ export function join<T>(scheduler: Scheduler, inFlight: Promise<T>, seconds: num
 /**
  * Runs work on its own thread and waits at most `seconds` for it: the deadline
  * every yielding call to a store or engine service gets, so nothing waits
- * forever. Yields. Work past the deadline is not stopped (a write may still
- * land); its late result is thrown away. An error work raises comes back as
- * { settled: true, ok: false, problem } with problem exactly what it raised.
+ * forever. Yields (not when work returns without yielding). Work past the
+ * deadline is not stopped (a write may still land); its late result is thrown
+ * away. An error work raises comes back as { settled: true, ok: false, problem }
+ * with problem exactly what it raised.
  */
 export function within<T>(scheduler: Scheduler, seconds: number, work: () => T): Joined<T> {
-	// pcall, not the Promise's own handler: that wraps a raised string in a Promise.Error.
-	const running = new Promise<T>((resolve, reject) => {
+	// A deadline and the caller's thread, not Promises: every backend call of every write passes here,
+	// and the five Promises join() and a running Promise took were most of a write's own cost.
+	let outcome: Joined<T> | undefined;
+	let caller: thread | undefined;
+	const settle = (joined: Joined<T>) => {
+		if (outcome) return;
+		outcome = joined;
+		// A caller closed meanwhile (its Promise cancelled) is not resumed.
+		if (caller && coroutine.status(caller) === "suspended") task.spawn(caller);
+	};
+	task.spawn(() => {
 		const [ok, value] = pcall(work);
-		if (ok) resolve(value);
-		else reject(value);
+		settle(ok ? { settled: true, ok: true, value } : { settled: true, ok: false, problem: value });
 	});
-	// A late rejection has no one waiting for it: not an unhandled one.
-	running.catch(() => {});
-	return join(scheduler, running, seconds).expect();
+	if (outcome) return outcome;
+	const deadline = scheduler.after(seconds, Priority.High, () => settle({ settled: false, ok: false }));
+	caller = coroutine.running();
+	// Only settle() resumes it; anything else that does finds no outcome yet and waits again.
+	while (!outcome) coroutine.yield();
+	deadline.cancel();
+	return outcome;
 }
 
 // A settled Promise's outcome; awaitStatus does not yield once it has settled.

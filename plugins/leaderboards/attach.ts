@@ -8,6 +8,7 @@ import {
 	Period,
 	PeriodEndHandler,
 	PeriodEndOptions,
+	QueueStage,
 	Settings,
 	ShutdownResult,
 	StageContext,
@@ -35,6 +36,8 @@ export class Leaderboards<B extends string = string> implements Service {
 	// The first submit checks the kernel was started (see submit()); later ones skip it.
 	private startChecked = false;
 	private readonly warnings = new Warnings();
+	// submit() asks the Queue on every call: found once.
+	private readonly queue: QueueStage;
 
 	constructor(
 		private readonly kernel: Kernel,
@@ -42,7 +45,9 @@ export class Leaderboards<B extends string = string> implements Service {
 		/** Counters: accepted submits, successful writes, failed write attempts, values dropped after MaxWriteAttempts, submits a known board refused. */
 		readonly Stats: Stats,
 		private readonly settings: Settings,
-	) {}
+	) {
+		this.queue = stages.Queue;
+	}
 
 	/**
 	 * Queues a score; a flush window writes it later. false for an unknown board, a non-number, NaN, infinities, a value past ±2^53 or an empty key
@@ -54,7 +59,7 @@ export class Leaderboards<B extends string = string> implements Service {
 	 */
 	submit(board: B, subject: Subject, value: number): boolean {
 		if (!this.startChecked) this.checkStarted();
-		return this.stages.Queue.submit(board, subject, value);
+		return this.queue.submit(board, subject, value);
 	}
 
 	/**

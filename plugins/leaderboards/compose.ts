@@ -71,7 +71,6 @@ const STAGES = [
 		release: true,
 		forget: "a removed key stays on cached pages until they refresh",
 		erase: "an erased key stays on cached pages until they refresh",
-		entersTop: "no submit enters the visible top: no prompt writes, no records announced",
 		patch: "records other servers announce are not patched into cached pages",
 	}),
 	row("NameResolver", NameResolver, {

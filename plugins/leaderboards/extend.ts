@@ -36,6 +36,7 @@ export type { BackendWrite, PendingWrite } from "./contracts/backend";
 // What a stage hands back and publishes: rows, a window's summary, the drain's result, the topics,
 // and the kernel's one-result Promise (a replaced Flusher's landed(), its window run once).
 export type { Entry, ShutdownResult, Standing, Subject, WindowSummary } from "./contracts/entries";
+export type { Visible } from "./contracts/visible";
 export { Topics } from "./contracts/topics";
 export { SingleFlight } from "../../kernel";
 // The rules a stage applies as the default stages do, each written once.
@@ -58,3 +59,4 @@ export { Warnings, shown } from "./core/warnings";
 export { isBetter } from "./core/merge/rule";
 export { periodAt, periodNamed, previousPeriod, secondsUntilRoll, storageName } from "./core/periods";
 export { landingSeconds } from "./core/drain";
+export { visibleOf } from "./core/visible";

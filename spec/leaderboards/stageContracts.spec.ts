@@ -105,7 +105,6 @@ describe("a game's own stage", () => {
 		boards.submit("Kills", "a", 6);
 		logs.restore();
 		expect(logs.messages("warn")).toEqual([
-			"[Leaderboards] options.Stages.Reader has no entersTop(): no submit enters the visible top: no prompt writes, no records announced",
 			"[Leaderboards] options.Stages.Reader has no erase(): an erased key stays on cached pages until they refresh",
 			"[Leaderboards] options.Stages.Reader has no forget(): a removed key stays on cached pages until they refresh",
 			"[Leaderboards] options.Stages.Reader has no patch(): records other servers announce are not patched into cached pages",

@@ -144,7 +144,6 @@ for (const consumer of CONSUMERS)
 			boardsWith({ Stages }, library);
 			restore();
 			expect(warnings).toEqual([
-				"warn: options.Stages.Reader has no entersTop(): no submit enters the visible top: no prompt writes, no records announced",
 				"warn: options.Stages.Reader has no patch(): records other servers announce are not patched into cached pages",
 			]);
 		});

@@ -18,4 +18,5 @@ export * from "./replication";
 export type * from "./settings";
 export type * from "./stages";
 export type * from "./store";
+export type * from "./visible";
 export * from "./topics";

@@ -26,6 +26,8 @@ export interface MergeRule {
 	readonly unlanded: (pending: number, landed: number) => number;
 	/** The store holding `landed` makes writing `pending` (what unlanded left) unnecessary. */
 	readonly covers: (landed: number, pending: number) => boolean;
+	/** The least value the rule takes (a Sum board's 0 without NegativeDeltas): with it, refuse refuses exactly the values below it. */
+	readonly Least?: number;
 	/** Why the rule refuses a submitted value (a warning's reason and its advice), or undefined; absent on a rule that takes every value. */
 	readonly refuse?: (value: number) => Refusal | undefined;
 }

@@ -17,6 +17,8 @@ export interface Removals {
 	erase(key: string, boards: ReadonlyArray<string>): void;
 	/** The key's erasure is done: reads that began before now still hide it. */
 	erased(key: string, boards: ReadonlyArray<string>): void;
+	/** Erasures under way: while none, no key isErasing (submit reads this, not a call, every time). */
+	readonly underWay: number;
 	/** The key's erasure is under way: submits for it are refused, and a failed write of it is not retried. O(1). */
 	isErasing(key: string): boolean;
 	/** A read that began at `since` finished: removals landed before it need not be remembered. */

@@ -10,8 +10,9 @@ import { Settings } from "./settings";
 /**
  * Queue: resolves subjects, validates values, keeps the best (or newest) pending value per key.
  *
- * Publishes Leaderboard.Pending (the queue went from empty to pending), Leaderboard.Prompt (a submit
- * entered the visible top: ask Reader.entersTop), Leaderboard.Refused and Leaderboard.Dropped (a value,
+ * Hears Leaderboard.Visible (a cached page's visible top: kept per board and storage name, so a submit
+ * tells in O(1) that it enters it, asking no one). Publishes Leaderboard.Pending (the queue went from
+ * empty to pending), Leaderboard.Prompt (a submit entered the visible top), Leaderboard.Refused and Leaderboard.Dropped (a value,
  * or a removal with a nil value, dropped after MaxWriteAttempts); refuses submits for a key
  * `removals.isErasing`. Answers the boards (submit), the Flusher (pending, pendingOn, waiting, take,
  * takeRecord, recordsOn, restore, settle), the Drainer (pending, close), Standing (remove) and the
@@ -115,9 +116,11 @@ export interface FlusherStage extends Service {
  * Reader: cached, single-flight top(); scores().
  *
  * Reads a page through `Pages.read` (shared by the experience, or the store itself) and hides what
- * `removals.hides`; publishes Leaderboard.Updated when a read refreshed a page. Answers the boards (top,
- * scores), the Refresher and Standing (top, scores), the Queue (entersTop, on every submit: O(1)), the
- * Herald (patch), Standing (forget), the Eraser (erase) and the Drainer (release).
+ * `removals.hides`; publishes Leaderboard.Updated when a read refreshed a page, and Leaderboard.Visible
+ * when a cached page's visible top changed (read, patched, a key dropped; nil when the page went), on a
+ * board with VisibleTop: without it no submit enters the visible top (no prompt writes, no records
+ * announced). Answers the boards (top, scores), the Refresher and Standing (top, scores), the Herald
+ * (patch), Standing (forget), the Eraser (erase) and the Drainer (release).
  */
 export interface ReaderStage extends Service {
 	/** period: "current" (the default), "previous" or a period id, on a Reset board. */
@@ -129,11 +132,6 @@ export interface ReaderStage extends Service {
 	forget?(board: string, key: string): void;
 	/** Drops an erased key from every cached page of every board and period. */
 	erase?(key: string): void;
-	/**
-	 * Whether a value submitted for key (a Sum board's: added to its value on the page) enters the
-	 * board's visible top (VisibleTop) on the cached page of `storage`, the current period's. O(1).
-	 */
-	entersTop?(board: string, storage: string, key: string, value: number): boolean;
 	/** A record another server stored (sent at Unix seconds `sent`): patched into the cached page, when newer. */
 	patch?(board: string, period: string | undefined, key: string, value: number, sent: number): void;
 }

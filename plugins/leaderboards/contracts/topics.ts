@@ -1,5 +1,6 @@
 import { ErasureReport } from "./durable";
 import { Entry, ShutdownResult, WindowSummary } from "./entries";
+import { Visible } from "./visible";
 
 /** ShutdownResult.Error when the drain ran out of ShutdownSeconds, carried by Leaderboard.Drained. */
 export const DEADLINE_EXCEEDED = "leaderboard shutdown deadline exceeded";
@@ -16,6 +17,8 @@ export const Topics = {
 	Flushed: "Leaderboard.Flushed",
 	/** (board, key): a remove() landed in the store. */
 	Removed: "Leaderboard.Removed",
+	/** (board, storage, visible): a cached page's visible top changed (nil: no page cached); the Queue keeps it to tell, in O(1), a submit that enters it. */
+	Visible: "Leaderboard.Visible",
 	/** (board): a submit entered the board's visible top; the Flusher arms a prompt window. */
 	Prompt: "Leaderboard.Prompt",
 	/** (board, key, value, period): a value that entered the visible top landed; value is what the store holds. */
@@ -48,6 +51,8 @@ declare module "../../../kernel/Bus" {
 		"Leaderboard.Flushed": [summary: WindowSummary];
 		/** A remove() landed in the store. */
 		"Leaderboard.Removed": [board: string, key: string];
+		/** A cached page's visible top changed: the board, the page's storage name, what it shows first (nil: no page cached). */
+		"Leaderboard.Visible": [board: string, storage: string, visible: Visible | undefined];
 		/** A submit entered the board's visible top. */
 		"Leaderboard.Prompt": [board: string];
 		/** A value that entered the visible top landed: what the store holds, and its period (nil on an all-time board). */

@@ -18,3 +18,4 @@ export * from "./encodings/big";
 export * from "./encodings/earliest";
 export * from "./manifest";
 export * from "./bucket";
+export * from "./visible";

@@ -8,8 +8,7 @@ export class Removals implements RemovalsContract {
 	private landings = 0;
 	// Keys being erased (erase()), on every board: math.huge until the erasure is done, then the landing's number.
 	private readonly erasing = new Map<string, number>();
-	// Erasures under way: while none, isErasing answers without a lookup (submit asks it every call).
-	private underWay = 0;
+	underWay = 0;
 	private readonly listeners = new Array<(board: string) => void>();
 
 	constructor(kernel: Kernel) {

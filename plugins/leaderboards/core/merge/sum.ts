@@ -13,6 +13,7 @@ const NEGATIVE = {
  * went back. Negative values subtract only with NegativeDeltas.
  */
 export function sum(ascending: boolean, negativeDeltas: boolean, limit = MAX_EXACT_INTEGER): MergeRule {
+	const least = negativeDeltas ? undefined : 0;
 	return {
 		Kind: "Sum",
 		Ascending: ascending,
@@ -21,6 +22,7 @@ export function sum(ascending: boolean, negativeDeltas: boolean, limit = MAX_EXA
 		write: (stored, value) => sumOf(stored ?? 0, value, limit),
 		unlanded: (pending, landed) => sumOf(pending, -landed, limit),
 		covers: (_, pending) => pending === 0,
-		refuse: (value) => (value < 0 && !negativeDeltas ? NEGATIVE : undefined),
+		Least: least,
+		refuse: (value) => (least !== undefined && value < least ? NEGATIVE : undefined),
 	};
 }

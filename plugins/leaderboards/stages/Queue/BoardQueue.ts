@@ -1,5 +1,6 @@
-import { Board, PeriodRule, Refusal } from "../../contracts";
+import { Board, PeriodRule, Visible } from "../../contracts";
 import { periodAt } from "../../core";
+import { admissionOf } from "./admission";
 import { Bounds } from "./bounds";
 import { SlotState, TakenSlot } from "./slots";
 
@@ -42,28 +43,35 @@ export class BoardQueue {
 	from = math.huge;
 	until = -math.huge;
 
-	// What submit asks of the board, read once: the range its encoding stores (refuseValue's
-	// arguments), what its rule refuses (none: every value), its own bounds (none: no bound),
-	// its rule's merge, its reset schedule, whether it has a visible top.
-	readonly integers: boolean;
-	readonly limit: number;
-	readonly refuse?: (value: number) => Refusal | undefined;
+	// What submit asks of the board, read once: what it takes at once (admission.ts) and whether it
+	// may now (not after close(), nor during an erasure), its bounds, its rule's merge, its reset schedule.
+	readonly low: number;
+	readonly high: number;
+	readonly whole: boolean;
+	readonly plain: boolean;
+	readonly better: number;
+	quick: boolean;
 	readonly bounds?: Bounds;
 	readonly merge: (held: number, incoming: number) => number;
 	readonly period?: PeriodRule;
-	readonly visibleTop: boolean;
+	/** The current storage name's visible top (Leaderboard.Visible): undefined while no page is cached. */
+	visible?: Visible;
 
 	constructor(
 		readonly board: Board,
 		clock: () => number,
 	) {
-		this.integers = board.Encoding.Integers;
-		this.limit = board.Encoding.Limit;
+		({
+			low: this.low,
+			high: this.high,
+			whole: this.whole,
+			plain: this.plain,
+			better: this.better,
+		} = admissionOf(board));
+		this.quick = this.plain;
 		if (Bounds.needed(board)) this.bounds = new Bounds(board, clock);
-		this.refuse = board.Rule.refuse;
 		this.merge = board.Rule.merge;
 		this.period = board.Period;
-		this.visibleTop = board.VisibleTop > 0;
 		// An all-time board's storage name (a Reset board's first submit finds its period's).
 		this.store = board.storageFor(undefined);
 		this.slots = this.slotsOf(this.store);

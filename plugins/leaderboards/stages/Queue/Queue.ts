@@ -1,36 +1,13 @@
 import { Logger } from "../../../../kernel";
-import { Board, PendingWrite, QueueStage, Removals, StageContext, Stats, Subject, Topics } from "../../contracts";
-import { refuseKey, refuseValue, shown, storeOf, subjectKey, SUBJECTS, Warnings } from "../../core";
+import { PendingWrite, QueueStage, Removals, StageContext, Stats, Subject, Topics, Visible } from "../../contracts";
+import { enters, refuseKey, refuseValue, storeOf, subjectKey, SUBJECTS, Warnings } from "../../core";
+import { boundRefusal, VALUE_REFUSALS } from "./admission";
 import { BoardQueue } from "./BoardQueue";
 import { dropKey } from "./erased";
 import { restoreInto, settleIn } from "./returns";
 import { SlotState, TakenSlot } from "./slots";
 
 const log = Logger.scope("Leaderboards");
-
-// What submit() says of each kind of value it refuses (refuseValue's reasons), naming the first one seen.
-const VALUE_REFUSALS: Record<string, (value: unknown, board: Board) => string> = {
-	"not a number": (value) => `the value is not a number (got ${shown(value)}: submit a number)`,
-	NaN: () => "the value is NaN (a division by zero upstream?)",
-	infinite: (value) => `the value is ${value} (a division by zero upstream?)`,
-	fractional: (_, board) =>
-		board.TieBreak
-			? "fractional (TieBreak stores whole numbers: scale fractions (times in milliseconds))"
-			: "fractional (the store holds integers only: scale fractions (times in milliseconds))",
-	"outside ±2^53": (value) =>
-		`the value is outside ±2^53 (got ${value}: a double holds integers exactly only that far; Values = "Big" takes any finite number)`,
-	"outside the board's range": (value, board) =>
-		`the value is outside ±${board.Encoding.Limit} (got ${value}: TieBreak folds the time into the stored number, leaving this board that range)`,
-};
-
-// What submit() says of a value a board's own bounds refuse.
-function boundRefusal(reason: string, value: number, board: Board): string {
-	if (reason === "below MinValue") return `the value is below MinValue (got ${value}, MinValue ${board.MinValue})`;
-	if (reason === "above MaxValue") return `the value is above MaxValue (got ${value}, MaxValue ${board.MaxValue})`;
-	if (reason === "over MaxAddedPerMinute")
-		return `the key would add more than MaxAddedPerMinute (${board.MaxAddedPerMinute}) this minute (got ${value})`;
-	return `Validate refused the value (${reason})`;
-}
 
 /**
  * The submit queue: one pending value per board, storage name and key, the
@@ -45,6 +22,8 @@ function boundRefusal(reason: string, value: number, board: Board): string {
 export class Queue implements QueueStage {
 	readonly Name = "Leaderboards.Queue";
 	private readonly boards = new Map<string, BoardQueue>();
+	// By board and storage name, the visible top of each cached page (Leaderboard.Visible).
+	private readonly tops = new Map<string, Visible>();
 	private readonly warnings = new Warnings();
 	private readonly stats: Stats;
 	private readonly unixTime: () => number;
@@ -55,30 +34,33 @@ export class Queue implements QueueStage {
 	constructor(private readonly context: StageContext) {
 		for (const [name, board] of context.settings.boards)
 			this.boards.set(name, new BoardQueue(board, context.settings.clock));
+		context.kernel.Bus.subscribe(Topics.Visible, (_, board, store, visible) => this.see(board, store, visible));
+		// An erasure began or ended (removals tell every board): submits take the quick path only while none is under way.
+		context.removals.onSettled((board) => this.quicken(this.boards.get(board)));
 		this.stats = context.stats;
 		this.unixTime = context.settings.unixTime;
 		this.removals = context.removals;
 	}
 
 	submit(board: string, subject: Subject, value: unknown): boolean {
-		if (this.closed) return false;
 		const queue = this.boards.get(board);
 		if (!queue) {
 			// A typo in a game's submit would drop every score of that board unnoticed.
-			this.warnings.boardOf(this.context.settings, "submit", board);
+			if (!this.closed) this.warnings.boardOf(this.context.settings, "submit", board);
 			return false;
 		}
 		if (queue.period) this.roll(queue);
-		// The common case, a key already pending (so a storable string) and a value every check takes, costs
-		// one test a check (docs/benchmarks.md); anything else goes through them in order, naming the refusal.
+		// The common case, a key already pending (so a storable string) and a value the board takes at once
+		// (admission.ts), costs a few tests (docs/benchmarks.md); anything else goes through every check in
+		// order, naming the refusal.
 		let key = subject as string;
 		let seq = queue.slots.get(key);
 		if (
 			seq === undefined ||
-			refuseValue(value, queue.integers, queue.limit) !== undefined ||
-			(queue.refuse !== undefined && queue.refuse(value as number) !== undefined) ||
-			queue.bounds !== undefined ||
-			this.removals.isErasing(key)
+			!queue.quick ||
+			!typeIs(value, "number") ||
+			!(value >= queue.low && value <= queue.high) ||
+			(value % 1 !== 0 && queue.whole)
 		) {
 			const admitted = this.admit(queue, board, subject, value);
 			if (admitted === undefined) return false;
@@ -97,26 +79,30 @@ export class Queue implements QueueStage {
 				// Submitted after a removal: written after it, whatever was stored.
 				values[index] = value as number;
 				state.remove = "first";
-			} else values[index] = queue.merge(values[index], value as number);
+			} else {
+				const held = values[index];
+				const better = queue.better;
+				// A keep-best board keeps the better value in one comparison (admission.ts); other rules merge.
+				if (better === 0) values[index] = queue.merge(held, value as number);
+				else if ((value as number) * better > held * better) values[index] = value as number;
+			}
 		}
-		if (queue.visibleTop && !state?.record) this.prompt(queue, board, key, seq);
+		// The value now pending enters the visible top of the page the Reader last published (O(1)).
+		const visible = queue.visible;
+		if (visible !== undefined && !state?.record && enters(queue.board, visible, key, values[seq - queue.base])) {
+			queue.flag(seq);
+			this.context.kernel.Bus.publish(Topics.Prompt, board);
+		}
 		this.stats.Submitted += 1;
 		return true;
 	}
 
-	// Asks whether the value now pending for a key enters the board's visible top on the cached page (O(1)).
-	private prompt(queue: BoardQueue, board: string, key: string, seq: number) {
-		const reader = this.context.stages.Reader;
-		if (reader.entersTop?.(board, queue.store, key, queue.values[seq - queue.base]) !== true) return;
-		queue.flag(seq);
-		this.context.kernel.Bus.publish(Topics.Prompt, board);
-	}
-
 	// Every check submit makes, in order: the key (undefined, warned and told, when a check refuses).
 	private admit(queue: BoardQueue, board: string, subject: Subject, value: unknown): string | undefined {
+		if (this.closed) return undefined;
 		const config = queue.board;
 		const [key, junk] = subjectKey(subject);
-		const refusal = refuseValue(value, queue.integers, queue.limit);
+		const refusal = refuseValue(value, config.Encoding.Integers, config.Encoding.Limit);
 		if (refusal !== undefined)
 			return this.refused(board, key, value, refusal, VALUE_REFUSALS[refusal](value, config));
 		if (key === undefined)
@@ -256,11 +242,29 @@ export class Queue implements QueueStage {
 		const period = queue.board.Period;
 		if (!period) return;
 		const now = this.unixTime();
-		if (now < queue.from || now >= queue.until) queue.roll(period, now);
+		if (now < queue.from || now >= queue.until) {
+			queue.roll(period, now);
+			queue.visible = this.tops.get(`${queue.board.Name}\0${queue.store}`);
+		}
+	}
+
+	// A cached page's visible top changed (nil: the page went): kept for the submits to its storage name.
+	private see(board: string, store: string, visible: Visible | undefined) {
+		const queue = this.boards.get(board);
+		if (!queue) return;
+		if (visible) this.tops.set(`${board}\0${store}`, visible);
+		else this.tops.delete(`${board}\0${store}`);
+		if (store === queue.store) queue.visible = visible;
 	}
 
 	close() {
 		this.closed = true;
+		for (const [, queue] of this.boards) this.quicken(queue);
+	}
+
+	// Whether a board's submits may skip the checks (a pending key, a value its admission takes at once).
+	private quicken(queue: BoardQueue | undefined) {
+		if (queue) queue.quick = queue.plain && !this.closed && this.removals.underWay === 0;
 	}
 
 	private added() {

@@ -1,8 +1,8 @@
 import { Logger, SingleFlight, within } from "../../../../kernel";
 import { Recent } from "./recent";
-import { Visible, enters, patchedRows, visibleOf } from "./visible";
+import { patchedRows } from "./patched";
 import { BackendRow, Board, Entry, ReaderStage, Removals, StageContext, Subject, Topics } from "../../contracts";
-import { experienceTime, storableKey, Warnings } from "../../core";
+import { experienceTime, storableKey, visibleOf, Warnings } from "../../core";
 
 const log = Logger.scope("Leaderboards");
 
@@ -16,8 +16,6 @@ interface Page {
 	fetchedAt: number;
 	/** When its rows were read from the store, in Unix seconds (a shared page may be older than its fetch). */
 	readAt: number;
-	/** Its visible top, once a submit asked (entersTop). */
-	visible?: Visible;
 	/** Which read filled it (reads are numbered as they start): an older read never replaces it. */
 	read: number;
 	/** After a failed read, the stale page is served until then. */
@@ -143,10 +141,11 @@ export class Reader implements ReaderStage {
 		const config = this.context.settings.boards.get(board);
 		if (!config) return;
 		// On a Reset board every period's page hides the key until its removal lands.
-		const page = this.pages.get(config.storage());
-		if (page?.entries.some((entry) => entry.Key === key))
-			page.entries = ranked(page.entries, board, this.context.removals);
-		if (page) page.visible = undefined;
+		const store = config.storage();
+		const page = this.pages.get(store);
+		if (!page?.entries.some((entry) => entry.Key === key)) return;
+		page.entries = ranked(page.entries, board, this.context.removals);
+		this.show(config, store, page);
 	}
 
 	// An erased key (context.removals hides it on every board): every cached page, every period, drops it.
@@ -154,8 +153,10 @@ export class Reader implements ReaderStage {
 		for (const [store, page] of this.pages) {
 			if (!page.entries.some((entry) => entry.Key === key)) continue;
 			const board = this.boardOf(store);
-			if (board !== undefined) page.entries = ranked(page.entries, board, this.context.removals);
-			page.visible = undefined;
+			const config = board !== undefined ? this.context.settings.boards.get(board) : undefined;
+			if (!config) continue;
+			page.entries = ranked(page.entries, config.Name, this.context.removals);
+			this.show(config, store, page);
 		}
 	}
 
@@ -165,12 +166,11 @@ export class Reader implements ReaderStage {
 		return undefined;
 	}
 
-	entersTop(board: string, store: string, key: string, value: number): boolean {
-		const config = this.context.settings.boards.get(board);
-		const page = this.pages.get(store);
-		if (!config || !page || config.VisibleTop <= 0) return false;
-		page.visible ??= visibleOf(config, page.entries);
-		return enters(config, page.visible, key, value);
+	// A page's visible top changed (or the page went): the Queue tells submits entering it without asking.
+	private show(config: Board, store: string, page: Page | undefined) {
+		if (config.VisibleTop <= 0) return;
+		const visible = page ? visibleOf(config, page.entries) : undefined;
+		this.context.kernel.Bus.publish(Topics.Visible, config.Name, store, visible);
 	}
 
 	patch(board: string, period: string | undefined, key: string, value: number, sent: number) {
@@ -183,7 +183,7 @@ export class Reader implements ReaderStage {
 		// The page read after the record landed holds it already (or something newer).
 		if (!page || sent < page.readAt || this.context.removals.hides(board, key)) return;
 		page.entries = ranked(patchedRows(config, page.entries, key, value, page.size), board, this.context.removals);
-		page.visible = undefined;
+		this.show(config, store, page);
 		this.context.kernel.Bus.publish(Topics.Updated, board, copyOf(page.entries, page.entries.size()), period);
 	}
 
@@ -229,7 +229,9 @@ export class Reader implements ReaderStage {
 		removals.readFrom(config.Name, since);
 		if (page && page.read > order) return entries;
 		if (!page) this.remember(config, store);
-		this.pages.set(store, { entries, size, fetchedAt: settings.clock() - age, readAt, read: order });
+		const fresh = { entries, size, fetchedAt: settings.clock() - age, readAt, read: order };
+		this.pages.set(store, fresh);
+		this.show(config, store, fresh);
 		kernel.Bus.publish(Topics.Updated, config.Name, copyOf(entries, entries.size()), periodId);
 		return entries;
 	}
@@ -246,7 +248,8 @@ export class Reader implements ReaderStage {
 		if (stores.size() <= PAGES_PER_BOARD) return;
 		const current = config.storage();
 		const previous = config.previousStorage();
-		const evicted = stores.findIndex((name) => name !== current && name !== previous);
-		this.pages.delete(stores.remove(evicted)!);
+		const evicted = stores.remove(stores.findIndex((name) => name !== current && name !== previous))!;
+		this.pages.delete(evicted);
+		this.show(config, evicted, undefined);
 	}
 }

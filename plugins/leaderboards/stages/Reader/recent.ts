@@ -1,5 +1,5 @@
 import { BackendRow, Board } from "../../contracts";
-import { patchedRows } from "./visible";
+import { patchedRows } from "./patched";
 
 /** Records a storage name remembers, and for how long (seconds of experienceTime). */
 export const RECENT_KEPT = 50;
