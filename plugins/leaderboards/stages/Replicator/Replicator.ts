@@ -148,7 +148,7 @@ export class Replicator implements ReplicatorStage {
 	}
 
 	// The rows that changed to every ready client, and each one's standing where it changed: one fire a
-	// client (a fire costs about 9 bytes of its own: docs/boards-players-see.md, "Bandwidth").
+	// client (a community measurement puts about 9 bytes on each: docs/boards-players-see.md, "Bandwidth").
 	private send(board: string, shown: Shown, count: number) {
 		const top = new Array<Entry>();
 		for (let i = 0; i < math.min(count, shown.entries.size()); i++) top.push({ ...shown.entries[i] });
