@@ -29,6 +29,8 @@ export interface BoardsClient<B extends string = string> {
 
 const pages = new Map<string, SentRow[]>();
 const standings = new Map<string, SentStanding>();
+// Each slot's board, as the pages name them.
+const slots = new Map<string, string>();
 const observers = new Map<string, Set<RowsObserver>>();
 let listening = false;
 
@@ -40,7 +42,7 @@ function changed(board: string) {
 // A fire holds one message or more (a board's delta and the player's standing go together).
 function heard(...messages: unknown[]) {
 	for (const message of messages) {
-		const heard = messageParts(message);
+		const heard = messageParts(message, slots);
 		if (heard === undefined) continue;
 		const { kind, board, parts } = heard;
 		if (kind === PAGE || kind === ROWS) {

@@ -1,17 +1,32 @@
 // The Replicator's messages read back (contracts/replication.ts): a page's rows after a PAGE or ROWS
 // message, a standing from a STANDING one.
-import { FIELD, NONE, PART, SentRow, SentStanding } from "../contracts/replication";
+import { FIELD, NONE, PAGE, PART, SentRow, SentStanding } from "../contracts/replication";
 
 const unescaped = (text: string) => text.gsub("%%(%x%x)", (hex: string) => string.char(tonumber(hex, 16)!))[0];
 
 const nameOf = (text: string | undefined) => (text === undefined || text === NONE ? undefined : unescaped(text));
 
-/** A message's kind, board and parts; undefined for anything else. */
-export function messageParts(message: unknown): { kind: string; board: string; parts: string[] } | undefined {
+/**
+ * A message's kind, board and parts; undefined for anything else. `boards` holds each slot's board:
+ * a page names its board, and the messages after it give the slot alone.
+ */
+export function messageParts(
+	message: unknown,
+	boards: Map<string, string>,
+): { kind: string; board: string; parts: string[] } | undefined {
 	if (!typeIs(message, "string") || message.size() < 2) return undefined;
 	const parts = message.split(PART);
 	const head = parts.shift()!;
-	return { kind: head.sub(1, 1), board: unescaped(head.sub(2)), parts };
+	const kind = head.sub(1, 1);
+	let slot = head.sub(2);
+	if (kind === PAGE) {
+		const [named, board] = slot.split(FIELD);
+		if (board === undefined) return undefined;
+		slot = named;
+		boards.set(slot, unescaped(board));
+	}
+	const board = boards.get(slot);
+	return board !== undefined ? { kind, board, parts } : undefined;
 }
 
 /** `page` after a message's ops: each key taken out and put at its place, cut to the count, ranked by place. */

@@ -8,8 +8,9 @@ export const REPLICATION_EVENT = "Pages";
 /** A client to the server: its handler is connected (the only message a client may send). */
 export const READY = "Ready";
 /**
- * The server to a client: one string a message, its kind's letter, the board's name, then parts after
- * each PART: PAGE (the page from nothing) and ROWS (a delta) hold the ops, each a row's place, key and
+ * The server to a client: one string a message (a fire may hold several), its kind's letter, the
+ * board's slot (its place among the replicated boards; a PAGE adds FIELD and the board's name, and a
+ * client that said ready gets every board's page first), then parts after each PART: PAGE (the page from nothing) and ROWS (a delta) hold the ops, each a row's place, key and
  * value after each FIELD, with both names only when the key enters the client's page or its names
  * changed (NONE for a name not known); a part without a FIELD is the page's new row count, sent when it
  * changed. A client applies an op by taking the key out of its page and putting it at the place; ranks

@@ -2,7 +2,6 @@ import { Players, ReplicatedStorage } from "@rbxts/services";
 import { Priority, sleep } from "../../../../kernel";
 import {
 	Entry,
-	PAGE,
 	READY,
 	REPLICATION_EVENT,
 	REPLICATION_FOLDER,
@@ -14,7 +13,7 @@ import {
 } from "../../contracts";
 import { periodAt, storableKey } from "../../core";
 import { rowsOf, standingOn } from "./rows";
-import { deltaOf, messageOf, standingMessage } from "./wire";
+import { deltaOf, messageOf, pageMessage, standingMessage } from "./wire";
 
 /** One board's rows go to clients at most once in this long; the Updated between wait for the next send. */
 export const SEND_SECONDS = 1;
@@ -45,6 +44,8 @@ export class Replicator implements ReplicatorStage {
 	private remote?: RemoteEvent;
 	private readonly connections = new Array<RBXScriptConnection>();
 	private readonly shown = new Map<string, Shown>();
+	// Each replicated board's slot, its place in the settings' order: messages name a board by it.
+	private readonly slots = new Map<string, string>();
 	private readonly ready = new Map<Player, number>();
 	private readonly standings = new Map<Player, Map<string, string>>();
 	private ignoredCount = 0;
@@ -60,6 +61,7 @@ export class Replicator implements ReplicatorStage {
 	start() {
 		const boards = this.replicated();
 		if (boards.isEmpty()) return;
+		boards.forEach((board, index) => this.slots.set(board, tostring(index + 1)));
 		const folder = new Instance("Folder");
 		folder.Name = REPLICATION_FOLDER;
 		const remote = new Instance("RemoteEvent");
@@ -111,9 +113,11 @@ export class Replicator implements ReplicatorStage {
 		}
 		this.ready.set(player, now);
 		const messages = new Array<string>();
-		for (const [board, shown] of this.shown) {
-			messages.push(messageOf(PAGE, board, deltaOf([], shown.rows)));
-			const standing = this.changedStanding(player, board, shown.entries);
+		// Every board's page, empty before its first Updated, so the client knows each slot's board.
+		for (const [board, slot] of this.slots) {
+			const shown = this.shown.get(board);
+			messages.push(pageMessage(slot, board, shown?.rows ?? []));
+			const standing = shown && this.changedStanding(player, board, shown.entries);
 			if (standing !== undefined) messages.push(standing);
 		}
 		if (!messages.isEmpty()) this.remote?.FireClient(player, ...messages);
@@ -150,7 +154,7 @@ export class Replicator implements ReplicatorStage {
 		for (let i = 0; i < math.min(count, shown.entries.size()); i++) top.push({ ...shown.entries[i] });
 		const rows = rowsOf(this.context.stages.NameResolver.names(top), count);
 		const parts = deltaOf(shown.rows, rows);
-		const delta = parts.size() > 0 ? messageOf(ROWS, board, parts) : undefined;
+		const delta = parts.size() > 0 ? messageOf(ROWS, this.slots.get(board)!, parts) : undefined;
 		shown.rows = rows;
 		for (const [player] of this.ready) {
 			const standing = this.changedStanding(player, board, shown.entries);
@@ -164,7 +168,7 @@ export class Replicator implements ReplicatorStage {
 	private changedStanding(player: Player, board: string, entries: ReadonlyArray<Entry>): string | undefined {
 		const [key] = storableKey(player);
 		if (key === undefined) return undefined;
-		const text = standingMessage(board, standingOn(entries, key));
+		const text = standingMessage(this.slots.get(board)!, standingOn(entries, key));
 		const sent = this.standings.get(player) ?? new Map<string, string>();
 		this.standings.set(player, sent);
 		if (sent.get(board) === text) return undefined;

@@ -1,4 +1,4 @@
-import { ESCAPE, FIELD, NONE, PART, SentRow, SentStanding, STANDING } from "../../contracts";
+import { ESCAPE, FIELD, NONE, PAGE, PART, SentRow, SentStanding, STANDING } from "../../contracts";
 
 // The characters that carry meaning in a message, as a Lua pattern's set.
 const SPECIAL = `[%${ESCAPE}%${PART}%${FIELD}%${NONE}]`;
@@ -43,15 +43,20 @@ export function deltaOf(before: ReadonlyArray<SentRow>, after: ReadonlyArray<Sen
 	return parts;
 }
 
-/** One message: its kind, the board and its parts. */
-export function messageOf(kind: string, board: string, parts: ReadonlyArray<string>): string {
-	let text = kind + textOf(board);
+/** One message: its kind, the board's slot (its place among the replicated boards) and its parts. */
+export function messageOf(kind: string, slot: string, parts: ReadonlyArray<string>): string {
+	let text = kind + slot;
 	for (const part of parts) text += PART + part;
 	return text;
 }
 
+/** A board's whole page, which also names the board its slot stands for. */
+export function pageMessage(slot: string, board: string, rows: ReadonlyArray<SentRow>): string {
+	return messageOf(PAGE, slot + FIELD + textOf(board), deltaOf([], rows));
+}
+
 /** A player's standing as its message. */
-export function standingMessage(board: string, standing: SentStanding): string {
+export function standingMessage(slot: string, standing: SentStanding): string {
 	const value = standing.Value !== undefined ? numberText(standing.Value) : NONE;
-	return messageOf(STANDING, board, [value, standing.Rank !== undefined ? tostring(standing.Rank) : NONE]);
+	return messageOf(STANDING, slot, [value, standing.Rank !== undefined ? tostring(standing.Rank) : NONE]);
 }
