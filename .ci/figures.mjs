@@ -85,7 +85,7 @@ const TIMES = [
 	{
 		page: readme,
 		what: "the README's npm run demo",
-		pattern: /npm run demo # a simulated hour of a game, checked against a model \((\d+) s\)/,
+		pattern: /npm run demo # a simulated hour of a game, checked against a model \((\d+) s[;)]/,
 		fresh: run.seconds,
 	},
 	{

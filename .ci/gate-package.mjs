@@ -13,7 +13,16 @@ import ts from "typescript";
 import { luauTypes } from "./luau-types.mjs";
 
 // What the package runs: run.mjs and the modules it imports, the engine, the summary and the tool.
-const RUNNER = ["run.mjs", "command.mjs", "heap.mjs", "stdout.mjs", "front.mjs", "specfiles.mjs", "summary.lua"];
+const RUNNER = [
+	"run.mjs",
+	"command.mjs",
+	"heap.mjs",
+	"stdout.mjs",
+	"front.mjs",
+	"specfiles.mjs",
+	"built.mjs",
+	"summary.lua",
+];
 
 export const GATE_TARBALL = "leaderboards-gate.tgz";
 

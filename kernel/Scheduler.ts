@@ -127,7 +127,7 @@ export class Scheduler {
 	}
 
 	/**
-	 * Runs the work that is due now; the step signal calls it every frame.
+	 * Runs the work that is due now; the step signal calls it each frame while work is due.
 	 * Deadlines armed during the step wait for the next one.
 	 */
 	step() {

@@ -66,6 +66,8 @@ interface User {
 	readonly killedAt: Map<number, number>;
 	server?: number;
 	player?: Player;
+	/** While online: the virtual seconds of the player's next kill, finished run and leaving. */
+	next?: { kill: number; run: number; leave: number };
 }
 
 interface Server {
@@ -208,6 +210,13 @@ const FIRST_ID = 10001;
 // The player the live view follows (rank, neighbours, friends board): the pool's first.
 const FOLLOWED = 10_001;
 
+/**
+ * Seconds until the next event of a chance `chance` a second: a geometric draw, so events come as a
+ * draw each second would bring them, at one draw an event rather than one a player a second.
+ */
+const secondsUntil = (random: Random, chance: number) =>
+	math.max(1, math.ceil(math.log(1 - random.NextNumber()) / math.log(1 - chance)));
+
 /** A pool player's display name: P1 for the pool's first. */
 const displayName = (userId: number) => `P${userId - FIRST_ID + 1}`;
 
@@ -315,8 +324,13 @@ export function simulate(gate: HeadlessGate, config: SimulationConfig, onFrame?:
 			gate.friends.befriend(users[i].id, users[i + step].id);
 	const online = new Array<User>();
 	const offline = [...users];
-	const join = (user: User, server: number) => {
+	const join = (user: User, server: number, second: number) => {
 		offline.remove(offline.indexOf(user));
+		user.next = {
+			kill: second + secondsUntil(random, user.skill / 60),
+			run: second + secondsUntil(random, 1 / (RUN_EVERY_MINUTES * 60)),
+			leave: second + secondsUntil(random, 1 / (SESSION_MINUTES * 60)),
+		};
 		user.server = server;
 		user.player = servers[server].handle.join({
 			UserId: user.id,
@@ -333,10 +347,11 @@ export function simulate(gate: HeadlessGate, config: SimulationConfig, onFrame?:
 		offline.push(user);
 		user.server = undefined;
 		user.player = undefined;
+		user.next = undefined;
 	};
 	const pickOffline = () => offline[random.NextInteger(0, offline.size() - 1)];
 	for (let server = 0; server < config.servers; server++)
-		for (let i = 0; i < config.players; i++) join(pickOffline(), server);
+		for (let i = 0; i < config.players; i++) join(pickOffline(), server, 0);
 
 	let topCalls = 0;
 	let writeBudget = 0;
@@ -393,6 +408,8 @@ export function simulate(gate: HeadlessGate, config: SimulationConfig, onFrame?:
 		};
 	};
 
+	// What BoardService's handlers get for a player: the session with its profile.
+	const sessionOf = (user: User) => ({ Player: user.player!, Profile: { Data: user.data } });
 	const days = new Array<string>();
 	for (let second = 1; second <= seconds; second++) {
 		task.wait(1);
@@ -400,8 +417,9 @@ export function simulate(gate: HeadlessGate, config: SimulationConfig, onFrame?:
 		tracker.sample(online.size());
 		for (const user of [...online]) {
 			const server = servers[user.server!];
-			const session = { Player: user.player!, Profile: { Data: user.data } };
-			if (random.NextNumber() < user.skill / 60) {
+			const due = user.next!;
+			if (due.kill === second) {
+				due.kill = second + secondsUntil(random, user.skill / 60);
 				user.submittedOn.set("Kills", user.server!);
 				user.submittedOn.set("DailyKills", user.server!);
 				const day = os.date("!%Y-%m-%d");
@@ -409,21 +427,22 @@ export function simulate(gate: HeadlessGate, config: SimulationConfig, onFrame?:
 				user.daily.set(day, (user.daily.get(day) ?? 0) + 1);
 				// BoardService adds the kill to the profile and submits the count.
 				user.killedAt.set(user.data.Kills + 1, gate.now());
-				server.kernel.Bus.publish("Combat.Kill", session);
+				server.kernel.Bus.publish("Combat.Kill", sessionOf(user));
 			}
-			if (random.NextNumber() < 1 / (RUN_EVERY_MINUTES * 60)) {
+			if (due.run === second) {
+				due.run = second + secondsUntil(random, 1 / (RUN_EVERY_MINUTES * 60));
 				const runSeconds = 30 + 60 / user.skill + random.NextNumber(0, 20);
 				const millis = math.round(runSeconds * 1000);
 				if (user.bestTime === undefined || millis < user.bestTime) {
 					user.bestTime = millis;
 					user.submittedOn.set("BestTime", user.server!);
 				}
-				server.kernel.Bus.publish("Run.Finished", session, runSeconds);
+				server.kernel.Bus.publish("Run.Finished", sessionOf(user), runSeconds);
 			}
-			if (random.NextNumber() < 1 / (SESSION_MINUTES * 60)) {
+			if (due.leave === second) {
 				const into = user.server!;
 				leave(user);
-				join(pickOffline(), into);
+				join(pickOffline(), into, second);
 			}
 		}
 		if (second % UI_REFRESH_SECONDS === 0) {

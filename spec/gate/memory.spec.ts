@@ -68,6 +68,21 @@ describeGate("memory in the gate", () => {
 		expect(gate!.collect() - before).toBeLessThan(1024);
 	});
 
+	it("clients that left are reclaimed, with the containers they copied", () => {
+		const cycle = () => {
+			const clients = [1, 2, 3, 4, 5].map((id) => gate!.connectClient({ UserId: 900 + id }));
+			task.wait(0.2);
+			for (const client of clients) client.leave();
+			task.wait(0.5); // what was travelling to them arrives, and goes
+		};
+		cycle();
+		const before = gate!.collect();
+		for (let i = 0; i < 4; i++) cycle();
+		// Each client copies the place's ReplicatedStorage (here the runtime and jest's packages): kept,
+		// 20 clients would hold tens of megabytes.
+		expect(gate!.collect() - before).toBeLessThan(1024);
+	});
+
 	it("jest-circus's state of a finished spec file is not kept in _G (spec/setup.lua drops it)", () => {
 		type State = { rootDescribeBlock: { children: unknown[] } };
 		let withTests = 0;

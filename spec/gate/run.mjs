@@ -31,6 +31,7 @@ import { parse, parseCommand, usage } from "./command.mjs";
 import { createFront } from "./front.mjs";
 import { SUMMARY, exactly, specFiles } from "./specfiles.mjs";
 import { raiseHeap } from "./heap.mjs";
+import { stampBuilt, upToDate } from "./built.mjs";
 import { filterStdout } from "./stdout.mjs";
 
 // The wall clock, for the gate's own timing and gate.wallClock(). The Luau VM gets a clock of
@@ -175,16 +176,23 @@ function compiler(getState, onChunk) {
 	};
 }
 
-// Says what it does on stderr (stdout may be JSON): the build takes 6-10 s.
+// Says what it does on stderr (stdout may be JSON): the build takes 6-10 s, none when nothing
+// changed since the gate's last build (built.mjs).
 function build() {
+	if (upToDate(projectDir)) {
+		process.stderr.write("gate: out/ is up to date (nothing changed since the gate built it)\n");
+		return;
+	}
 	const rbxtsc = join(projectDir, "node_modules", "roblox-ts", "out", "CLI", "cli.js");
 	process.stderr.write("gate: building (rbxtsc) ...\n");
+	const began = Date.now();
 	const started = wallNow();
 	const result = spawnSync(process.execPath, [rbxtsc, "--type", "game"], { cwd: projectDir, stdio: "inherit" });
 	if (result.status !== 0) {
 		process.stdout.write("gate: rbxtsc failed\n0 passed, 1 failed\n");
 		process.exit(1);
 	}
+	stampBuilt(projectDir, began);
 	process.stderr.write(`gate: built in ${((wallNow() - started) / 1000).toFixed(1)} s\n`);
 }
 

@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from "@rbxts/jest-globals";
 import { ReplicatedStorage } from "@rbxts/services";
 import { Kernel } from "../../kernel";
 import { Leaderboards, Topics } from "../../plugins/leaderboards";
-import { READY, RowChange, SentRow, SentStanding } from "../../plugins/leaderboards/contracts";
+import { READY, SentRow, SentStanding } from "../../plugins/leaderboards/contracts";
+import { messageParts, pageAfter, standingOf } from "../../plugins/leaderboards/client/wire";
 import { BoardsClient } from "../../plugins/leaderboards/client";
 import { clientEntry } from "./clientEntry";
 import { GateClient, headlessGate } from "../gate/control";
@@ -23,28 +24,31 @@ interface Seen {
 	pages: number;
 	standings: number;
 	changedAt: number;
+	/** The board's deltas as they came (contracts/replication.ts). */
+	deltas: string[];
 }
 
 function listen(client: GateClient): Seen {
-	const seen: Seen = { rows: [], pages: 0, standings: 0, changedAt: -1 };
+	const seen: Seen = { rows: [], pages: 0, standings: 0, changedAt: -1, deltas: [] };
 	const pages = client.game
 		.GetService("ReplicatedStorage")
 		.WaitForChild("Leaderboards")
 		.WaitForChild("Pages") as RemoteEvent;
-	pages.OnClientEvent.Connect((kind: string, board: string, a: unknown, b: unknown) => {
-		if (board !== "Kills") return;
-		if (kind === "Page") {
-			seen.rows = a as SentRow[];
-			seen.pages += 1;
-		} else if (kind === "Rows") {
-			for (const [place, row] of b as RowChange[]) seen.rows[place - 1] = row;
-			while (seen.rows.size() > (a as number)) seen.rows.pop();
-		} else if (kind === "Standing") {
-			seen.standing = a as SentStanding;
-			seen.standings += 1;
-			return;
+	const boards = new Map<string, string>();
+	pages.OnClientEvent.Connect((...messages: unknown[]) => {
+		for (const message of messages) {
+			const { kind, board, parts } = messageParts(message, boards)!;
+			if (board !== "Kills") continue;
+			if (kind === "S") {
+				seen.standing = standingOf(parts);
+				seen.standings += 1;
+				continue;
+			}
+			seen.rows = pageAfter(kind === "P" ? [] : seen.rows, parts);
+			if (kind === "P") seen.pages += 1;
+			else seen.deltas.push(message as string);
+			seen.changedAt = gate!.now();
 		}
-		seen.changedAt = gate!.now();
 	});
 	pages.FireServer(READY);
 	return seen;
@@ -114,9 +118,9 @@ describeGate("Replicator: boards players see", () => {
 		expect(folder.FindFirstChildOfClass("RemoteEvent")!.Name).toBe("Pages");
 		// The page of 3 rows and the standing, in the gate's bytes (spec/gate/README.md, "Clients"); "Ready" back.
 		expect(clients.map((client) => [client.stats().received, client.stats().sent])).toEqual([
-			[341, 8],
-			[341, 8],
-			[341, 8],
+			[65, 8],
+			[65, 8],
+			[65, 8],
 		]);
 	});
 
@@ -132,8 +136,8 @@ describeGate("Replicator: boards players see", () => {
 			expect(each.changedAt - updatedAt <= 1).toBe(true);
 			expect(each.changedAt >= updatedAt).toBe(true);
 		}
-		// The three rows changed (a new first row moved the others down); standings changed rank.
-		expect(clients.map((client) => client.stats().received)).toEqual([781, 781, 781]);
+		// One op (key 4 at place 1, with its names: the client shifts the rest) and each standing's new rank.
+		expect(clients.map((client) => client.stats().received)).toEqual([97, 97, 97]);
 	});
 
 	it("a client that joins late gets the whole page", () => {
@@ -170,7 +174,7 @@ describeGate("Replicator: boards players see", () => {
 			.GetService("ReplicatedStorage")
 			.FindFirstChild("Leaderboards")!
 			.FindFirstChild("Pages") as RemoteEvent;
-		pages.OnClientEvent.Connect((kind: string) => kind === "Rows" && rowsMessages++);
+		pages.OnClientEvent.Connect((message: string) => message.sub(1, 1) === "R" && rowsMessages++);
 		boards!.submit("Kills", "4", 60);
 		boards!.flushNow();
 		const first = refresh(0.25);
@@ -247,5 +251,26 @@ describeGate("Replicator: boards players see", () => {
 		expect(folder.GetAttribute("Ignored")).toBe(13);
 		expect(seen[1].pages).toBe(1);
 		expect(keys(seen[1])).toEqual(["1.1=50", "2.2=40", "3.3=30"]);
+	});
+
+	it("deltas: ranks are places, names go once while a key stays on the page, a late client gets it whole", () => {
+		const { seen } = setup();
+		const submit = (key: string, value: number) => {
+			boards!.submit("Kills", key, value);
+			boards!.flushNow();
+			refresh();
+			task.wait(1);
+		};
+		submit("4", 60); // a new leader: one op, the client shifts the rest and 3 leaves the page
+		submit("4", 70); // a value change without a move: its names are not sent again
+		submit("3", 80); // back on the page: its names again
+		expect(seen[0].deltas).toEqual(["R1|1,4,60,Dora,dora", "R1|1,4,70", "R1|1,3,80,P 3,p3"]);
+		for (const each of seen) expect(keys(each)).toEqual(["1.3=80", "2.4=70", "3.1=50"]);
+		expect(seen[2].rows[1]).toEqual({ Rank: 2, Key: "4", Value: 70, DisplayName: "Dora", Username: "dora" });
+		const late = gate!.connectClient({ UserId: 9, Name: "late" });
+		clients.push(late);
+		const lateSeen = listen(late);
+		task.wait(0.5);
+		expect(lateSeen.rows).toEqual(seen[0].rows);
 	});
 });

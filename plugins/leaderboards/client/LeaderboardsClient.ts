@@ -8,11 +8,11 @@ import {
 	REPLICATION_EVENT,
 	REPLICATION_FOLDER,
 	ROWS,
-	RowChange,
 	STANDING,
 	SentRow,
 	SentStanding,
 } from "../contracts/replication";
+import { messageParts, pageAfter, standingOf } from "./wire";
 
 /** Called with a board's rows: at once with what the client holds, then on each change. */
 export type RowsObserver = (rows: SentRow[]) => void;
@@ -29,6 +29,8 @@ export interface BoardsClient<B extends string = string> {
 
 const pages = new Map<string, SentRow[]>();
 const standings = new Map<string, SentStanding>();
+// Each slot's board, as the pages name them.
+const slots = new Map<string, string>();
 const observers = new Map<string, Set<RowsObserver>>();
 let listening = false;
 
@@ -37,19 +39,18 @@ function changed(board: string) {
 	if (watching) for (const observer of watching) task.spawn(observer, [...(pages.get(board) ?? [])]);
 }
 
-function heard(kind: unknown, board: unknown, first: unknown, second: unknown) {
-	if (!typeIs(board, "string")) return;
-	if (kind === PAGE && typeIs(first, "table")) {
-		pages.set(board, [...(first as SentRow[])]);
-		changed(board);
-	} else if (kind === ROWS && typeIs(first, "number") && typeIs(second, "table")) {
-		const rows = pages.get(board) ?? [];
-		for (const [place, row] of second as RowChange[]) rows[place - 1] = row;
-		while (rows.size() > first) rows.pop();
-		pages.set(board, rows);
-		changed(board);
-	} else if (kind === STANDING && typeIs(first, "table")) {
-		standings.set(board, first as SentStanding);
+// A fire holds one message or more (a board's delta and the player's standing go together).
+function heard(...messages: unknown[]) {
+	for (const message of messages) {
+		const heard = messageParts(message, slots);
+		if (heard === undefined) continue;
+		const { kind, board, parts } = heard;
+		if (kind === PAGE || kind === ROWS) {
+			pages.set(board, pageAfter(kind === PAGE ? [] : (pages.get(board) ?? []), parts));
+			changed(board);
+		} else if (kind === STANDING) {
+			standings.set(board, standingOf(parts));
+		}
 	}
 }
 

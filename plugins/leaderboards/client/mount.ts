@@ -23,10 +23,11 @@ export function mountIn(parent: Instance, mount: Mount, player: Player, owned?: 
 	const view = new RowsView(frame, row, mount.rows, tostring(player.UserId), mount.format);
 	view.render([]);
 	frame.Parent = parent;
-	const connection = LeaderboardsClient.observe(mount.board, (rows) => {
-		if (frame.Parent !== undefined) view.render(rows);
-	});
 	let destroyed = false;
+	// A change already on its way when destroy() came draws nothing.
+	const connection = LeaderboardsClient.observe(mount.board, (rows) => {
+		if (!destroyed) view.render(rows);
+	});
 	return {
 		Frame: frame,
 		destroy() {

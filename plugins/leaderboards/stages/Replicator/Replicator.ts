@@ -2,20 +2,18 @@ import { Players, ReplicatedStorage } from "@rbxts/services";
 import { Priority, sleep } from "../../../../kernel";
 import {
 	Entry,
-	PAGE,
 	READY,
 	REPLICATION_EVENT,
 	REPLICATION_FOLDER,
 	ROWS,
 	ReplicatorStage,
-	STANDING,
 	SentRow,
-	SentStanding,
 	StageContext,
 	Topics,
 } from "../../contracts";
 import { periodAt, storableKey } from "../../core";
-import { changesOf, rowsOf, standingOn } from "./rows";
+import { rowsOf, standingOn } from "./rows";
+import { deltaOf, messageOf, pageMessage, standingMessage } from "./wire";
 
 /** One board's rows go to clients at most once in this long; the Updated between wait for the next send. */
 export const SEND_SECONDS = 1;
@@ -35,8 +33,8 @@ interface Shown {
  * client says it is ready, then on each Leaderboard.Updated of the current period only the rows that
  * changed, at most once a second a board; each player's own standing (Value and Rank where the board's
  * page holds them) goes to that player only, when it changes. A RemoteEvent, not an
- * UnreliableRemoteEvent: a change is sent once, so a lost one would stay wrong on the client until it
- * joined again, and a page of 10 rows with names comes near the unreliable 900-byte limit. Clients
+ * UnreliableRemoteEvent: a change is sent once, as a delta (stages/Replicator/wire.ts), so a lost or
+ * reordered one would stay wrong on the client until it said ready again. Clients
  * send nothing but the ready signal: anything else, and a ready within READY_SECONDS of the last, is
  * ignored and counted (ignored(), and the folder's Ignored attribute). Clients cause no store reads.
  */
@@ -46,6 +44,8 @@ export class Replicator implements ReplicatorStage {
 	private remote?: RemoteEvent;
 	private readonly connections = new Array<RBXScriptConnection>();
 	private readonly shown = new Map<string, Shown>();
+	// Each replicated board's slot, its place in the settings' order: messages name a board by it.
+	private readonly slots = new Map<string, string>();
 	private readonly ready = new Map<Player, number>();
 	private readonly standings = new Map<Player, Map<string, string>>();
 	private ignoredCount = 0;
@@ -61,6 +61,7 @@ export class Replicator implements ReplicatorStage {
 	start() {
 		const boards = this.replicated();
 		if (boards.isEmpty()) return;
+		boards.forEach((board, index) => this.slots.set(board, tostring(index + 1)));
 		const folder = new Instance("Folder");
 		folder.Name = REPLICATION_FOLDER;
 		const remote = new Instance("RemoteEvent");
@@ -111,10 +112,15 @@ export class Replicator implements ReplicatorStage {
 			return;
 		}
 		this.ready.set(player, now);
-		for (const [board, shown] of this.shown) {
-			this.remote?.FireClient(player, PAGE, board, shown.rows);
-			this.sendStanding(player, board, shown.entries);
+		const messages = new Array<string>();
+		// Every board's page, empty before its first Updated, so the client knows each slot's board.
+		for (const [board, slot] of this.slots) {
+			const shown = this.shown.get(board);
+			messages.push(pageMessage(slot, board, shown?.rows ?? []));
+			const standing = shown && this.changedStanding(player, board, shown.entries);
+			if (standing !== undefined) messages.push(standing);
 		}
+		if (!messages.isEmpty()) this.remote?.FireClient(player, ...messages);
 	}
 
 	private updated(board: string, entries: ReadonlyArray<Entry>, period: string | undefined) {
@@ -141,29 +147,32 @@ export class Replicator implements ReplicatorStage {
 		});
 	}
 
-	// The rows that changed to every ready client, and each one's standing where it changed.
+	// The rows that changed to every ready client, and each one's standing where it changed: one fire a
+	// client (a community measurement puts about 9 bytes on each: docs/boards-players-see.md, "Bandwidth").
 	private send(board: string, shown: Shown, count: number) {
 		const top = new Array<Entry>();
 		for (let i = 0; i < math.min(count, shown.entries.size()); i++) top.push({ ...shown.entries[i] });
 		const rows = rowsOf(this.context.stages.NameResolver.names(top), count);
-		const changes = changesOf(shown.rows, rows);
-		const resized = rows.size() !== shown.rows.size();
+		const parts = deltaOf(shown.rows, rows);
+		const delta = parts.size() > 0 ? messageOf(ROWS, this.slots.get(board)!, parts) : undefined;
 		shown.rows = rows;
 		for (const [player] of this.ready) {
-			if (changes.size() > 0 || resized) this.remote?.FireClient(player, ROWS, board, rows.size(), changes);
-			this.sendStanding(player, board, shown.entries);
+			const standing = this.changedStanding(player, board, shown.entries);
+			if (delta !== undefined && standing !== undefined) this.remote?.FireClient(player, delta, standing);
+			else if (delta !== undefined || standing !== undefined)
+				this.remote?.FireClient(player, (delta ?? standing)!);
 		}
 	}
 
-	private sendStanding(player: Player, board: string, entries: ReadonlyArray<Entry>) {
+	// The player's standing message when it differs from the last one sent, remembered as sent.
+	private changedStanding(player: Player, board: string, entries: ReadonlyArray<Entry>): string | undefined {
 		const [key] = storableKey(player);
-		if (key === undefined) return;
-		const standing: SentStanding = standingOn(entries, key);
-		const text = `${standing.Value}|${standing.Rank}`;
+		if (key === undefined) return undefined;
+		const text = standingMessage(this.slots.get(board)!, standingOn(entries, key));
 		const sent = this.standings.get(player) ?? new Map<string, string>();
 		this.standings.set(player, sent);
-		if (sent.get(board) === text) return;
+		if (sent.get(board) === text) return undefined;
 		sent.set(board, text);
-		this.remote?.FireClient(player, STANDING, board, standing);
+		return text;
 	}
 }

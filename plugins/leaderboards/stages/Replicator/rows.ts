@@ -1,4 +1,4 @@
-import { Entry, RowChange, SentRow, SentStanding } from "../../contracts";
+import { Entry, SentRow, SentStanding } from "../../contracts";
 
 /** The first `count` rows of a page, as sent. */
 export function rowsOf(entries: ReadonlyArray<Entry>, count: number): SentRow[] {
@@ -8,26 +8,6 @@ export function rowsOf(entries: ReadonlyArray<Entry>, count: number): SentRow[] 
 		rows.push({ Rank, Key, Value, DisplayName, Username });
 	}
 	return rows;
-}
-
-function same(a: SentRow | undefined, b: SentRow): boolean {
-	return (
-		a !== undefined &&
-		a.Rank === b.Rank &&
-		a.Key === b.Key &&
-		a.Value === b.Value &&
-		a.DisplayName === b.DisplayName &&
-		a.Username === b.Username
-	);
-}
-
-/** The rows of `after` that differ from `before` at their place; with the count, `before` becomes `after`. */
-export function changesOf(before: ReadonlyArray<SentRow>, after: ReadonlyArray<SentRow>): RowChange[] {
-	const changes = new Array<RowChange>();
-	after.forEach((row, index) => {
-		if (!same(before[index], row)) changes.push([index + 1, row]);
-	});
-	return changes;
 }
 
 /** A key's standing on a page (every entry read, not only the rows sent). */
