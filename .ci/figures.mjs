@@ -19,12 +19,15 @@ import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { availableParallelism, loadavg } from "node:os";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const page = join(root, "docs", "demo.md");
 const MARKER = "<!-- generated: npm run demo -->\n```\n$ npm run demo\n";
-// Wall times on this 2-core machine vary about twofold with what else runs on it.
+// Wall times on this 2-core machine vary about twofold with what else runs on it; CI runs this beside
+// npm test, so a run slower than quoted is allowed the machine's load on top (load per core, at least 1).
 const NOISE = 2.5;
+const SLOWER = NOISE * Math.max(1, loadavg()[0] / availableParallelism());
 
 // An npm script's command line as package.json has it ("node spec/gate/run.mjs --heap 2048 --main ... --"),
 // out/ already built.
@@ -119,9 +122,9 @@ for (const { page: where, what, pattern, fresh: seconds, runs, quotedRuns } of T
 	if (seconds === undefined) continue;
 	const quotedSeconds = Number(found[1]);
 	const ratio = seconds / quotedSeconds;
-	if (ratio > NOISE || ratio < 1 / NOISE)
+	if (ratio > SLOWER || ratio < 1 / NOISE)
 		problems.push(
-			`${name}: ${what} is quoted as ${quotedSeconds} s, a fresh run took ${seconds.toFixed(1)} s (more than ${NOISE}x off): measure it again`,
+			`${name}: ${what} is quoted as ${quotedSeconds} s, a fresh run took ${seconds.toFixed(1)} s (more than ${(ratio > 1 ? SLOWER : NOISE).toFixed(1)}x off at a load of ${loadavg()[0].toFixed(1)}): measure it again`,
 		);
 	if (runs !== undefined && runs !== quotedRuns)
 		problems.push(`${name}: ${what}: quoted ${quotedRuns} runs, a fresh run made ${runs}`);
@@ -132,5 +135,5 @@ if (problems.length > 0) {
 	process.exit(1);
 }
 process.stdout.write(
-	`figures: the demo run docs/demo.md quotes is what a fresh run prints; ${TIMES.length} quoted run times within ${NOISE}x of fresh runs (demo ${run.seconds.toFixed(1)} s, soak ${soakFigures?.[3]} s for 10 seeds)\n`,
+	`figures: the demo run docs/demo.md quotes is what a fresh run prints; ${TIMES.length} quoted run times within ${NOISE}x of fresh runs (${SLOWER.toFixed(1)}x slower at this load) (demo ${run.seconds.toFixed(1)} s, soak ${soakFigures?.[3]} s for 10 seeds)\n`,
 );
