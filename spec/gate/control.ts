@@ -126,7 +126,7 @@ export interface HeadlessGate {
 		set: (unixSeconds: number, options?: { strict?: boolean }) => void;
 		reset: (options?: { strict?: boolean }) => void;
 	};
-	/** Runs the Luau collector through four full cycles, then returns the heap in kilobytes (what is still reachable). */
+	/** Runs the Luau collector through full cycles, then returns the heap in kilobytes (what is still reachable, read as the last cycle sweeps). */
 	collect: () => number;
 	/** The Luau heap in kilobytes (gcinfo; garbage not yet collected counts too). */
 	heapKilobytes: () => number;
