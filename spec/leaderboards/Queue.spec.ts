@@ -173,4 +173,84 @@ describe("the submit queue", () => {
 		expect(Queue.take("Kills")).toBeUndefined();
 		expect(backend.writes.size()).toBe(0);
 	});
+	describe("a key already pending (submit's common case)", () => {
+		let compared = 0;
+		const comparable = () => {
+			const compare = () => {
+				compared += 1;
+				return true;
+			};
+			return setmetatable({}, { __lt: compare, __le: compare });
+		};
+		const VALUES: [string, () => unknown][] = [
+			["nil", () => undefined],
+			["a numeric string", () => "5"],
+			["true", () => true],
+			["NaN", () => 0 / 0],
+			["infinity", () => math.huge],
+			["-infinity", () => -math.huge],
+			["a number past 2^53", () => 2 ** 60],
+			["a table", () => ({})],
+			["a table that compares with anything", comparable],
+			["a function", () => () => 1],
+		];
+		for (const [name, value] of VALUES) {
+			it(`refuses a value that is ${name} as for a new key: false, the pending value kept, the same reason`, () => {
+				const { boards, backend, kernel } = boardsWith();
+				const reasons = new Array<string>();
+				kernel.Bus.subscribe(Topics.Refused, (_, __, key, ___, reason) => reasons.push(`${key}: ${reason}`));
+				boards.submit("Kills", "a", 7);
+				compared = 0;
+				const logs = captureLogs();
+				const [ok, pending] = pcall(() => boards.submit("Kills", "a", value() as number));
+				const fresh = boards.submit("Kills", "b", value() as number);
+				logs.restore();
+				expect([ok, pending, fresh]).toEqual([true, false, false]);
+				expect(compared).toBe(0);
+				expect(reasons.size()).toBe(2);
+				expect(reasons[0].sub(4)).toBe(reasons[1].sub(4));
+				expect(boards.Stats.Refused).toBe(2);
+				boards._flush();
+				expect(backend.get("Kills", "a")).toBe(7);
+				expect(backend.writes.size()).toBe(1);
+			});
+		}
+
+		it("refuses a fraction where the store holds integers, as for a new key", () => {
+			const boards = attach(new Kernel({ bindToClose: false }), { Boards: { Kills: {} }, SkipLoop: true });
+			const logs = captureLogs();
+			expect(boards.submit("Kills", "a", 2)).toBe(true);
+			expect(boards.submit("Kills", "a", 2.5)).toBe(false);
+			expect(boards.submit("Kills", "b", 2.5)).toBe(false);
+			logs.restore();
+			expect(logs.messages("warn").size()).toBe(1);
+			expect(logs.messages("warn")[0]).toMatch("Kills: submit refused, fractional");
+			expect(boards.Stats.Refused).toBe(2);
+		});
+
+		it("a value submitted after remove() is written after the removal, not kept against it", () => {
+			const { boards, backend } = boardsWith();
+			backend.storeOf("Kills").set("a", 9);
+			boards.submit("Kills", "a", 5);
+			boards.remove("Kills", "a");
+			expect(boards.submit("Kills", "a", 3)).toBe(true);
+			boards._flush();
+			expect(backend.get("Kills", "a")).toBe(3);
+			// The removal landed: the key's values are kept by comparison again.
+			boards.submit("Kills", "a", 1);
+			boards.submit("Kills", "a", 4);
+			boards.submit("Kills", "a", 2);
+			boards._flush();
+			expect(backend.get("Kills", "a")).toBe(4);
+		});
+
+		it("a key still pending after destroy() (the drain's writes failed) is refused", () => {
+			const { boards, backend } = boardsWith({ ShutdownSeconds: 1 });
+			boards.submit("Kills", "a", 5);
+			backend.failWrites = 1000;
+			boards.destroy();
+			expect(boards.submit("Kills", "a", 6)).toBe(false);
+			expect(boards.Stats.Submitted).toBe(1);
+		});
+	});
 });

@@ -2,7 +2,7 @@ import { Board, PeriodRule, Visible } from "../../contracts";
 import { periodAt } from "../../core";
 import { admissionOf } from "./admission";
 import { Bounds } from "./bounds";
-import { SlotState, TakenSlot } from "./slots";
+import { SlotState, SlotStates, TakenSlot } from "./slots";
 
 // A key that left its place in the arrival order (written, dropped, moved): never a storable key.
 const LEFT = "";
@@ -29,7 +29,7 @@ export class BoardQueue {
 	/** The next seq take() looks at: every slot before it left or is parked. */
 	head = 0;
 	/** The slots' other state, by seq. */
-	readonly states = new Map<number, SlotState>();
+	readonly states = new SlotStates(() => this.route(this.quick, this.visible));
 	// Record seqs in the order they were flagged; some may have gone (written, parked) since.
 	records = new Array<number>();
 	recordHead = 0;
@@ -43,19 +43,20 @@ export class BoardQueue {
 	from = math.huge;
 	until = -math.huge;
 
-	// What submit asks of the board, read once: what it takes at once (admission.ts) and whether it
-	// may now (not after close(), nor during an erasure), its bounds, its rule's merge, its reset schedule.
+	// What submit asks of the board, read once (what it takes at once: admission.ts), and its route now.
 	readonly low: number;
 	readonly high: number;
 	readonly whole: boolean;
 	readonly plain: boolean;
 	readonly better: number;
-	quick: boolean;
+	quick = false;
 	readonly bounds?: Bounds;
 	readonly merge: (held: number, incoming: number) => number;
 	readonly period?: PeriodRule;
 	/** The current storage name's visible top (Leaderboard.Visible): undefined while no page is cached. */
 	visible?: Visible;
+	/** Quick, all-time, no visible top, no slot holding only a removal: submit only keeps a pending key's value. */
+	direct = false;
 
 	constructor(
 		readonly board: Board,
@@ -68,10 +69,10 @@ export class BoardQueue {
 			plain: this.plain,
 			better: this.better,
 		} = admissionOf(board));
-		this.quick = this.plain;
 		if (Bounds.needed(board)) this.bounds = new Bounds(board, clock);
 		this.merge = board.Rule.merge;
 		this.period = board.Period;
+		this.route(this.plain, undefined);
 		// An all-time board's storage name (a Reset board's first submit finds its period's).
 		this.store = board.storageFor(undefined);
 		this.slots = this.slotsOf(this.store);
@@ -85,6 +86,16 @@ export class BoardQueue {
 		this.slots = this.slotsOf(this.store);
 		this.from = current.Start;
 		this.until = current.Finish;
+	}
+
+	/**
+	 * Where submits go: whether they may skip the checks now (`quick`: not after close(), nor during an
+	 * erasure), the current storage name's visible top, and so whether they are `direct`.
+	 */
+	route(quick: boolean, visible: Visible | undefined) {
+		this.quick = quick;
+		this.visible = visible;
+		this.direct = quick && !this.period && !visible && !this.states.removing();
 	}
 
 	slotsOf(store: string): Map<string, number> {
@@ -102,16 +113,6 @@ export class BoardQueue {
 		this.ends.delete(store);
 	}
 
-	/** The state of a slot, made when it first needs one. */
-	stateOf(seq: number): SlotState {
-		let state = this.states.get(seq);
-		if (!state) {
-			state = { failures: 0 };
-			this.states.set(seq, state);
-		}
-		return state;
-	}
-
 	/** A slot for a key with none pending in `store`, at the order's end (parked while its write is out); its seq. */
 	enqueue(store: string, key: string, value: number, periodEnd: number | undefined, state?: SlotState): number {
 		const seq = this.place(store, key, value);
@@ -119,7 +120,7 @@ export class BoardQueue {
 		if (periodEnd !== undefined) this.ends.set(store, periodEnd);
 		if (state) this.states.set(seq, state);
 		if (this.out.get(store)?.has(key)) {
-			this.stateOf(seq).parked = true;
+			this.states.of(seq).parked = true;
 			this.parked += 1;
 		} else this.joined(seq, state);
 		return seq;
@@ -142,7 +143,7 @@ export class BoardQueue {
 
 	// A queued slot's value entered the visible top: a prompt window takes it ahead of the order.
 	flag(seq: number) {
-		const state = this.stateOf(seq);
+		const state = this.states.of(seq);
 		state.record = true;
 		if (state.parked) return;
 		// Records written by ordinary windows meanwhile go first, so the list holds only what waits.
@@ -288,8 +289,7 @@ export class BoardQueue {
 			if (keys[i] === LEFT) continue;
 			const moved = this.place(storeAt[i], keys[i], values[i]);
 			this.stores.get(storeAt[i])!.set(keys[i], moved);
-			this.states.set(moved, this.states.get(base + i)!);
-			this.states.delete(base + i);
+			this.states.move(base + i, moved);
 		}
 	}
 }

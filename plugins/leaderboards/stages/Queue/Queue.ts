@@ -1,13 +1,16 @@
 import { Logger } from "../../../../kernel";
 import { PendingWrite, QueueStage, Removals, StageContext, Stats, Subject, Topics, Visible } from "../../contracts";
-import { enters, refuseKey, refuseValue, storeOf, subjectKey, SUBJECTS, Warnings } from "../../core";
-import { boundRefusal, VALUE_REFUSALS } from "./admission";
+import { enters, storeOf, Warnings } from "../../core";
+import { admit, Refusal } from "./admit";
 import { BoardQueue } from "./BoardQueue";
 import { dropKey } from "./erased";
 import { restoreInto, settleIn } from "./returns";
-import { SlotState, TakenSlot } from "./slots";
+import { TakenSlot } from "./slots";
 
 const log = Logger.scope("Leaderboards");
+
+/** submit() as a function whose self is unused: the boards may hold it as their own method. */
+export type BoundSubmit = (this: unknown, board: string, subject: Subject, value: unknown) => boolean;
 
 /**
  * The submit queue: one pending value per board, storage name and key, the
@@ -30,6 +33,8 @@ export class Queue implements QueueStage {
 	private readonly removals: Removals;
 	private total = 0;
 	private closed = false;
+	/** QueueStage.submit, a closure over the stage: it needs no self, so attach binds it on the boards as their own method. */
+	readonly submit: BoundSubmit;
 
 	constructor(private readonly context: StageContext) {
 		for (const [name, board] of context.settings.boards)
@@ -45,99 +50,87 @@ export class Queue implements QueueStage {
 		this.stats = context.stats;
 		this.unixTime = context.settings.unixTime;
 		this.removals = context.removals;
+		this.submit = this.submitter();
 	}
 
-	submit(board: string, subject: Subject, value: unknown): boolean {
-		const queue = this.boards.get(board);
-		if (!queue) {
-			// A typo in a game's submit would drop every score of that board unnoticed.
-			if (!this.closed) this.warnings.boardOf(this.context.settings, "submit", board);
-			return false;
-		}
+	// The common case, a value within the board's admission (admission.ts) for a key pending with no slot
+	// state on a `direct` board (nothing to check, all-time, no visible top), reads a few fields and calls
+	// nothing but type() (docs/benchmarks.md); anything else goes through `checked`.
+	private submitter(): BoundSubmit {
+		const boards = this.boards;
+		const stats = this.stats;
+		const stage = this;
+		return function (board, subject, value) {
+			const queue = boards.get(board);
+			if (!queue) return stage.unknown(board);
+			const within =
+				typeIs(value, "number") &&
+				value >= queue.low &&
+				value <= queue.high &&
+				(value % 1 === 0 || !queue.whole);
+			let seq = within && queue.direct ? queue.slots.get(subject as string) : undefined;
+			let checked = false;
+			if (seq === undefined) {
+				const slot = stage.checked(queue, board, subject, value, within && queue.quick);
+				if (slot === true || slot === false) return slot;
+				seq = slot;
+				checked = true;
+			}
+			const values = queue.values;
+			const index = seq - queue.base;
+			const better = queue.better;
+			// A keep-best board keeps the better value in one comparison (admission.ts); other rules merge.
+			if (better === 0) values[index] = queue.merge(values[index], value as number);
+			else if ((value as number) * better > values[index] * better) values[index] = value as number;
+			if (checked) stage.prompt(queue, board, seq);
+			stats.Submitted += 1;
+			return true;
+		};
+	}
+
+	// A submit off the common case: the period rolled, every check in order where the value is not taken at
+	// once or the key not pending (naming the refusal), a new slot, a value after a removal. false: refused;
+	// true: queued; a number: the pending slot whose value submit keeps.
+	private checked(queue: BoardQueue, board: string, subject: Subject, value: unknown, taken: boolean) {
 		if (queue.period) this.roll(queue);
-		// The common case, a key already pending (so a storable string) and a value the board takes at once
-		// (admission.ts), costs a few tests (docs/benchmarks.md); anything else goes through every check in
-		// order, naming the refusal.
 		let key = subject as string;
 		let seq = queue.slots.get(key);
-		if (
-			seq === undefined ||
-			!queue.quick ||
-			!typeIs(value, "number") ||
-			!(value >= queue.low && value <= queue.high) ||
-			(value % 1 !== 0 && queue.whole)
-		) {
-			const admitted = this.admit(queue, board, subject, value);
-			if (admitted === undefined) return false;
+		if (seq === undefined || !taken) {
+			if (this.closed) return false;
+			const admitted = admit(queue, subject, value, this.removals);
+			if (!typeIs(admitted, "string")) return this.refused(board, admitted, value);
 			key = admitted;
 			seq = queue.slots.get(key);
 		}
-		const values = queue.values;
-		let state: SlotState | undefined;
 		if (seq === undefined) {
 			seq = queue.enqueue(queue.store, key, value as number, queue.period ? queue.until : undefined);
 			this.added();
 		} else {
-			state = queue.states.get(seq);
-			const index = seq - queue.base;
-			if (state?.remove === "only") {
-				// Submitted after a removal: written after it, whatever was stored.
-				values[index] = value as number;
-				state.remove = "first";
-			} else {
-				const held = values[index];
-				const better = queue.better;
-				// A keep-best board keeps the better value in one comparison (admission.ts); other rules merge.
-				if (better === 0) values[index] = queue.merge(held, value as number);
-				else if ((value as number) * better > held * better) values[index] = value as number;
-			}
+			const state = queue.states.get(seq);
+			if (state?.remove !== "only") return seq;
+			// Submitted after a removal: written after it, whatever was stored.
+			queue.values[seq - queue.base] = value as number;
+			queue.states.removeAs(state, "first");
 		}
-		// The value now pending enters the visible top of the page the Reader last published (O(1)).
-		const visible = queue.visible;
-		if (visible !== undefined && !state?.record && enters(queue.board, visible, key, values[seq - queue.base])) {
-			queue.flag(seq);
-			this.context.kernel.Bus.publish(Topics.Prompt, board);
-		}
+		this.prompt(queue, board, seq);
 		this.stats.Submitted += 1;
 		return true;
 	}
 
-	// Every check submit makes, in order: the key (undefined, warned and told, when a check refuses).
-	private admit(queue: BoardQueue, board: string, subject: Subject, value: unknown): string | undefined {
-		if (this.closed) return undefined;
-		const config = queue.board;
-		const [key, junk] = subjectKey(subject);
-		const refusal = refuseValue(value, config.Encoding.Integers, config.Encoding.Limit);
-		if (refusal !== undefined)
-			return this.refused(board, key, value, refusal, VALUE_REFUSALS[refusal](value, config));
-		if (key === undefined)
-			return this.refused(
-				board,
-				key,
-				value,
-				`the subject is ${junk}`,
-				`the subject is ${junk} (submit ${SUBJECTS})`,
-			);
-		// An erasure under way: a value written now would put back what it removes.
-		if (this.context.removals.isErasing(key))
-			return this.refused(board, key, value, "erasing", "the key is being erased (erase())");
-		const ruled = config.Rule.refuse?.(value as number);
-		if (ruled) return this.refused(board, key, value, ruled.reason, `${ruled.reason} (${ruled.advice})`);
-		const seq = queue.slots.get(key);
-		// Checked once, when the key first queues.
-		const keyRefusal = seq !== undefined ? undefined : refuseKey(key, config.Store.maxKeyLength);
-		if (keyRefusal !== undefined)
-			return this.refused(board, key, value, keyRefusal, `${keyRefusal} (the store cannot hold such a key)`);
-		const bounds = queue.bounds;
-		if (bounds) {
-			const state = seq !== undefined ? queue.states.get(seq) : undefined;
-			const previous = seq === undefined || state?.remove === "only" ? undefined : queue.values[seq - queue.base];
-			const bounded = bounds.refuse(key, value as number, previous);
-			if (bounded !== undefined)
-				return this.refused(board, key, value, bounded, boundRefusal(bounded, value as number, config));
-			bounds.accepted(key, value as number);
-		}
-		return key;
+	// The value now pending enters the visible top of the page the Reader last published (O(1)): a prompt window takes it.
+	private prompt(queue: BoardQueue, board: string, seq: number) {
+		const visible = queue.visible;
+		const index = seq - queue.base;
+		if (visible === undefined || queue.states.get(seq)?.record) return;
+		if (!enters(queue.board, visible, queue.keys[index], queue.values[index])) return;
+		queue.flag(seq);
+		this.context.kernel.Bus.publish(Topics.Prompt, board);
+	}
+
+	// A typo in a game's submit would drop every score of that board unnoticed.
+	private unknown(board: string): false {
+		if (!this.closed) this.warnings.boardOf(this.context.settings, "submit", board);
+		return false;
 	}
 
 	pending(): number {
@@ -197,9 +190,9 @@ export class Queue implements QueueStage {
 		const seq = queue.slots.get(key);
 		if (seq !== undefined) {
 			queue.values[seq - queue.base] = 0;
-			const state = queue.stateOf(seq);
+			const state = queue.states.of(seq);
 			state.failures = 0;
-			state.remove = "only";
+			queue.states.removeAs(state, "only");
 			// Newer than anything a late write lands.
 			state.echo = undefined;
 		} else {
@@ -252,7 +245,7 @@ export class Queue implements QueueStage {
 		const now = this.unixTime();
 		if (now < queue.from || now >= queue.until) {
 			queue.roll(period, now);
-			queue.visible = this.tops.get(`${queue.board.Name}\0${queue.store}`);
+			queue.route(queue.quick, this.tops.get(`${queue.board.Name}\0${queue.store}`));
 		}
 	}
 
@@ -262,7 +255,7 @@ export class Queue implements QueueStage {
 		if (!queue) return;
 		if (visible) this.tops.set(`${board}\0${store}`, visible);
 		else this.tops.delete(`${board}\0${store}`);
-		if (store === queue.store) queue.visible = visible;
+		if (store === queue.store) queue.route(queue.quick, visible);
 	}
 
 	// destroy() began: every later submit is refused.
@@ -273,7 +266,7 @@ export class Queue implements QueueStage {
 
 	// Whether a board's submits may skip the checks (a pending key, a value its admission takes at once).
 	private quicken(queue: BoardQueue | undefined) {
-		if (queue) queue.quick = queue.plain && !this.closed && this.removals.underWay === 0;
+		queue?.route(queue.plain && !this.closed && this.removals.underWay === 0, queue.visible);
 	}
 
 	private added() {
@@ -282,16 +275,10 @@ export class Queue implements QueueStage {
 	}
 
 	// A board refused a submit: one warning per board and reason, counted, told on the Bus.
-	private refused(
-		board: string,
-		key: string | undefined,
-		value: unknown,
-		reason: string,
-		message: string,
-	): undefined {
-		this.warnings.once(board, reason, `submit refused, ${message}`);
+	private refused(board: string, refusal: Refusal, value: unknown): false {
+		this.warnings.once(board, refusal.reason, `submit refused, ${refusal.message}`);
 		this.stats.Refused += 1;
-		this.context.kernel.Bus.publish(Topics.Refused, board, key, value, reason);
-		return undefined;
+		this.context.kernel.Bus.publish(Topics.Refused, board, refusal.key, value, refusal.reason);
+		return false;
 	}
 }

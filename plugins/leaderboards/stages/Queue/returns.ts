@@ -14,14 +14,14 @@ export function restoreInto(queue: BoardQueue, store: string, write: PendingWrit
 		queue.enqueue(store, write.Key, write.Value, write.PeriodEnd, state);
 		return true;
 	}
-	const newer = queue.stateOf(seq);
+	const newer = queue.states.of(seq);
 	// A removal queued since this write was taken supersedes it.
 	if (newer.remove) return false;
 	const index = seq - queue.base;
 	if (write.Remove) {
 		// What was submitted since is written after the removal, merged with what came before.
 		if (write.Remove === "first") queue.values[index] = rule.merge(write.Value, queue.values[index]);
-		newer.remove = "first";
+		queue.states.removeAs(newer, "first");
 	} else queue.values[index] = rule.merge(write.Value, queue.values[index]);
 	newer.failures = failures;
 	newer.echo = write;
@@ -45,7 +45,7 @@ function landedOver(queue: BoardQueue, seq: number, slot: SlotState, write: Pend
 	if (write.Remove) {
 		// The removal landed: a slot holding only it is done, one with a value writes just that.
 		if (slot.remove === "only") return true;
-		slot.remove = undefined;
+		queue.states.removeAs(slot, undefined);
 		if (write.Remove === "only") return false;
 	}
 	// The store holds the landed value: the rule says what is left, and whether the store already covers it.
