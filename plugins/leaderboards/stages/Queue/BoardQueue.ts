@@ -55,8 +55,8 @@ export class BoardQueue {
 	readonly period?: PeriodRule;
 	/** The current storage name's visible top (Leaderboard.Visible): undefined while no page is cached. */
 	visible?: Visible;
-	/** Quick, all-time, no visible top, no slot holding only a removal: submit only keeps a pending key's value. */
-	direct = false;
+	/** The slots while submits are direct (quick, all-time, no visible top, no slot holding only a removal). */
+	direct: Map<string, number> | false = false;
 
 	constructor(
 		readonly board: Board,
@@ -72,10 +72,10 @@ export class BoardQueue {
 		if (Bounds.needed(board)) this.bounds = new Bounds(board, clock);
 		this.merge = board.Rule.merge;
 		this.period = board.Period;
-		this.route(this.plain, undefined);
 		// An all-time board's storage name (a Reset board's first submit finds its period's).
 		this.store = board.storageFor(undefined);
 		this.slots = this.slotsOf(this.store);
+		this.route(this.plain, undefined);
 	}
 
 	// The period's storage name at `now`; a board with nothing pending at the roll does no work until its next submit.
@@ -90,12 +90,13 @@ export class BoardQueue {
 
 	/**
 	 * Where submits go: whether they may skip the checks now (`quick`: not after close(), nor during an
-	 * erasure), the current storage name's visible top, and so whether they are `direct`.
+	 * erasure), the current storage name's visible top, and so whether they are `direct`: a submit then only
+	 * keeps a pending key's value.
 	 */
 	route(quick: boolean, visible: Visible | undefined) {
 		this.quick = quick;
 		this.visible = visible;
-		this.direct = quick && !this.period && !visible && !this.states.removing();
+		this.direct = quick && !this.period && !visible && !this.states.removing() && this.slots;
 	}
 
 	slotsOf(store: string): Map<string, number> {

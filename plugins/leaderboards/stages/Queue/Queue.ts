@@ -53,9 +53,9 @@ export class Queue implements QueueStage {
 		this.submit = this.submitter();
 	}
 
-	// The common case, a value within the board's admission (admission.ts) for a key pending with no slot
-	// state on a `direct` board (nothing to check, all-time, no visible top), reads a few fields and calls
-	// nothing but type() (docs/benchmarks.md); anything else goes through `checked`.
+	// The common case, a value within the board's admission (admission.ts) for a key pending on a `direct`
+	// board, reads a few fields and calls nothing but type() (docs/benchmarks.md); anything else goes
+	// through `checked`.
 	private submitter(): BoundSubmit {
 		const boards = this.boards;
 		const stats = this.stats;
@@ -63,12 +63,19 @@ export class Queue implements QueueStage {
 		return function (board, subject, value) {
 			const queue = boards.get(board);
 			if (!queue) return stage.unknown(board);
-			const within =
+			// A value within the board's admission, of a pending key on a direct board: nothing else to ask.
+			let within = false;
+			let seq: number | undefined;
+			if (
 				typeIs(value, "number") &&
 				value >= queue.low &&
 				value <= queue.high &&
-				(value % 1 === 0 || !queue.whole);
-			let seq = within && queue.direct ? queue.slots.get(subject as string) : undefined;
+				(value % 1 === 0 || !queue.whole)
+			) {
+				within = true;
+				const direct = queue.direct;
+				if (direct) seq = direct.get(subject as string);
+			}
 			let checked = false;
 			if (seq === undefined) {
 				const slot = stage.checked(queue, board, subject, value, within && queue.quick);
