@@ -3,7 +3,8 @@ import { Backend, Leaderboards, attach } from "../plugins/leaderboards";
 import { refuseKey, refuseValue, subjectKey } from "../plugins/leaderboards/internal";
 import { Removals } from "../plugins/leaderboards/core/removals";
 import { Bounds } from "../plugins/leaderboards/stages/Queue/bounds";
-import { Settings } from "../plugins/leaderboards/contracts";
+import { BoardQueue } from "../plugins/leaderboards/stages/Queue/BoardQueue";
+import { Settings, Stats } from "../plugins/leaderboards/contracts";
 import { enters, visibleOf } from "../plugins/leaderboards/core/visible";
 import { counted } from "../spec/gate/format";
 import { BenchRow, bareKeepBest, formatNumber, medianSeconds } from "./measure";
@@ -20,14 +21,15 @@ const instant: Backend = {
 	},
 };
 
-// The settings behind the boards attach returned (the bench times the checks one by one).
+// The settings behind the boards attach returned, and the Queue stage's boards (the bench times the checks one by one).
 function insideOf(boards: Leaderboards) {
-	return boards as unknown as { settings: Settings };
+	return boards as unknown as { settings: Settings; queue: { boards: Map<string, BoardQueue>; stats: Stats } };
 }
 
 /**
- * 4b. What each check in submit() costs, each timed alone over the submit() cost row's keys, net
- * of a loop calling a body that does nothing, runs alternating with the bare table's keep-best
+ * 4b. What each step of submit()'s common case (a pending key on a direct board) and each check of
+ * its checked path costs, each timed alone over the submit() cost row's keys, net of a loop calling
+ * a body that does nothing, runs alternating with the bare table's keep-best
  * (net of its own loop; median of 5): µs a call and how many bare keep-best updates that is.
  * Informs (docs/benchmarks.md).
  */
@@ -39,15 +41,39 @@ export function submitChecksRow(calls: number, keyCount: number): BenchRow {
 		Backend: instant,
 		SkipLoop: true,
 	});
-	const { settings } = insideOf(boards);
+	const { settings, queue } = insideOf(boards);
 	const kills = settings.boards.get("Kills")!;
 	const coins = settings.boards.get("Coins")!;
 	const removals = new Removals(new Kernel({ bindToClose: false }));
 	const bounds = new Bounds(coins, settings.clock);
 	// A cached page's visible top, as the Reader publishes it and the Queue keeps it.
 	const shown = visibleOf(settings.boards.get("Shown")!, boards.top("Shown"));
+	// submit()'s common case, step by step, on the Kills board with every key pending (Queue.submitter).
+	for (const key of keys) boards.submit("Kills", key, 1);
+	const queued = queue.boards.get("Kills")!;
+	const one: unknown = 1;
+	const held = 1;
 	const cases: [string, (key: string) => unknown][] = [
 		["submit()", (key) => boards.submit("Kills", key, 1)],
+		["the board", () => queue.boards.get("Kills")],
+		["type()", () => typeIs(one, "number")],
+		[
+			"the range",
+			() =>
+				(one as number) >= queued.low &&
+				(one as number) <= queued.high &&
+				((one as number) % 1 === 0 || !queued.whole),
+		],
+		["the pending value", (key) => (queued.direct as Map<string, number>).get(key)],
+		[
+			"the keep",
+			() => {
+				const better = queued.better;
+				if (better === 0) queued.merge(1, 1);
+				else if (1 * better > held * better) error("the keep-best comparison kept a value no better");
+			},
+		],
+		["the count", () => (queue.stats.Submitted += 1)],
 		["subject", (key) => subjectKey(key)],
 		["value", () => refuseValue(1, kills.Encoding.Integers, kills.Encoding.Limit)],
 		["erasing", (key) => removals.isErasing(key)],

@@ -244,6 +244,19 @@ describe("the submit queue", () => {
 			expect(backend.get("Kills", "a")).toBe(4);
 		});
 
+		it("a later value of a pending key that enters the visible top goes to a prompt window", () => {
+			const { boards, backend } = boardsWith();
+			for (let i = 1; i <= 12; i++) backend.storeOf("Kills").set(`p${i}`, i * 100);
+			const { Queue } = (boards as unknown as { stages: Stages }).stages;
+			boards.top("Kills"); // a page cached: its visible top is the best 10 (300 and up)
+			boards.submit("Kills", "a", 50);
+			boards.submit("Kills", "a", 60);
+			expect(Queue.recordsOn!("Kills")).toBe(0);
+			boards.submit("Kills", "a", 5000);
+			expect(Queue.recordsOn!("Kills")).toBe(1);
+			expect(Queue.takeRecord!("Kills")?.Value).toBe(5000);
+		});
+
 		it("a key still pending after destroy() (the drain's writes failed) is refused", () => {
 			const { boards, backend } = boardsWith({ ShutdownSeconds: 1 });
 			boards.submit("Kills", "a", 5);

@@ -7,23 +7,33 @@ import { SlotState, SlotStates, TakenSlot } from "./slots";
 // A key that left its place in the arrival order (written, dropped, moved): never a storable key.
 const LEFT = "";
 
-// One board's pending values: a slot per (storage name, key), in arrival order. A slot is its
-// place in that order (its seq): its key, storage name and value sit at seq - base in three
-// parallel arrays, and anything else it holds (failures, a removal, a record) in `states`, kept
-// for the few slots that have any: about 100 bytes a queued key (docs/benchmarks.md). A Reset
-// board's submits go to the current period's storage name, found again only when the clock
-// leaves that period's span. A key whose write has not returned is `out`: its slot waits parked,
-// passed over by take(), and moves to the order's end when the write settles.
+// The map kept for a storage name, made when it is first needed.
+function mapIn(maps: Map<string, Map<string, number>>, store: string): Map<string, number> {
+	let map = maps.get(store);
+	if (!map) {
+		map = new Map();
+		maps.set(store, map);
+	}
+	return map;
+}
+
+// One board's pending values: a slot per (storage name, key), in arrival order. A slot is its place
+// in that order (its seq): its key and storage name at seq - base in two arrays, its value in its
+// storage name's map by key (one lookup a submit), and anything else (failures, a removal, a record)
+// in `states`, for the few slots that have any: 126 bytes a queued key (docs/benchmarks.md). A Reset
+// board's submits go to the current period's storage name, found again only when the clock leaves
+// that period's span. A key whose write has not returned is `out`: its slot waits parked, passed
+// over by take(), and moves to the order's end when the write settles.
 export class BoardQueue {
-	/** Per storage name, each pending key's seq. */
+	/** Per storage name, each pending key's seq, and its pending value. */
 	readonly stores = new Map<string, Map<string, number>>();
+	readonly held = new Map<string, Map<string, number>>();
 	readonly out = new Map<string, Set<string>>();
 	/** When each storage name's period ends (Unix seconds): none on an all-time board. */
 	readonly ends = new Map<string, number>();
-	/** By seq - base: the slot's key (LEFT once it left), storage name and pending value. */
+	/** By seq - base: the slot's key (LEFT once it left) and storage name. */
 	keys = new Array<string>();
 	storeAt = new Array<string>();
-	values = new Array<number>();
 	/** The seq at index 0; seqs below it left. */
 	base = 0;
 	/** The next seq take() looks at: every slot before it left or is parked. */
@@ -36,10 +46,10 @@ export class BoardQueue {
 	// Slots in the order, and parked ones.
 	count = 0;
 	parked = 0;
-	// Where submits go now: a storage name, its slots, and the span it holds for
-	// (none yet: a Reset board's first submit finds its period).
-	store: string;
-	slots: Map<string, number>;
+	// Where submits go now: a storage name, its maps, the span it holds for (none yet: a Reset board's first submit finds it).
+	store!: string;
+	slots!: Map<string, number>;
+	values!: Map<string, number>;
 	from = math.huge;
 	until = -math.huge;
 
@@ -55,7 +65,7 @@ export class BoardQueue {
 	readonly period?: PeriodRule;
 	/** The current storage name's visible top (Leaderboard.Visible): undefined while no page is cached. */
 	visible?: Visible;
-	/** The slots while submits are direct (quick, all-time, no visible top, no slot holding only a removal). */
+	/** The values while submits are direct (quick, all-time, no visible top, no slot holding only a removal). */
 	direct: Map<string, number> | false = false;
 
 	constructor(
@@ -73,8 +83,7 @@ export class BoardQueue {
 		this.merge = board.Rule.merge;
 		this.period = board.Period;
 		// An all-time board's storage name (a Reset board's first submit finds its period's).
-		this.store = board.storageFor(undefined);
-		this.slots = this.slotsOf(this.store);
+		this.use(board.storageFor(undefined));
 		this.route(this.plain, undefined);
 	}
 
@@ -82,42 +91,37 @@ export class BoardQueue {
 	roll(period: PeriodRule, now: number) {
 		const current = periodAt(period, now);
 		if (this.slots.isEmpty()) this.forget(this.store);
-		this.store = this.board.storageFor(current.Id);
-		this.slots = this.slotsOf(this.store);
+		this.use(this.board.storageFor(current.Id));
 		this.from = current.Start;
 		this.until = current.Finish;
 	}
 
-	/**
-	 * Where submits go: whether they may skip the checks now (`quick`: not after close(), nor during an
-	 * erasure), the current storage name's visible top, and so whether they are `direct`: a submit then only
-	 * keeps a pending key's value.
-	 */
+	/** Whether submits may skip the checks now (not after close(), nor in an erasure), the visible top: their route. */
 	route(quick: boolean, visible: Visible | undefined) {
 		this.quick = quick;
 		this.visible = visible;
-		this.direct = quick && !this.period && !visible && !this.states.removing() && this.slots;
+		this.direct = quick && !this.period && !visible && !this.states.removing() && this.values;
 	}
 
-	slotsOf(store: string): Map<string, number> {
-		let slots = this.stores.get(store);
-		if (!slots) {
-			slots = new Map();
-			this.stores.set(store, slots);
-		}
-		return slots;
+	// Submits go to `store` now: its slots and values.
+	private use(store: string) {
+		this.store = store;
+		this.slots = mapIn(this.stores, store);
+		this.values = mapIn(this.held, store);
 	}
 
-	// A storage name with nothing pending goes (the current one's map stays for the next submit).
+	// A storage name with nothing pending goes (the current one's maps stay for the next submit).
 	private forget(store: string) {
 		this.stores.delete(store);
+		this.held.delete(store);
 		this.ends.delete(store);
 	}
 
 	/** A slot for a key with none pending in `store`, at the order's end (parked while its write is out); its seq. */
 	enqueue(store: string, key: string, value: number, periodEnd: number | undefined, state?: SlotState): number {
-		const seq = this.place(store, key, value);
-		this.slotsOf(store).set(key, seq);
+		const seq = this.place(store, key);
+		mapIn(this.stores, store).set(key, seq);
+		mapIn(this.held, store).set(key, value);
 		if (periodEnd !== undefined) this.ends.set(store, periodEnd);
 		if (state) this.states.set(seq, state);
 		if (this.out.get(store)?.has(key)) {
@@ -127,12 +131,11 @@ export class BoardQueue {
 		return seq;
 	}
 
-	// A slot's key, storage name and value at the order's end: its seq.
-	private place(store: string, key: string, value: number): number {
+	// A slot's key and storage name at the order's end: its seq.
+	private place(store: string, key: string): number {
 		const seq = this.base + this.keys.size();
 		this.keys.push(key);
 		this.storeAt.push(store);
-		this.values.push(value);
 		return seq;
 	}
 
@@ -178,14 +181,12 @@ export class BoardQueue {
 		state.parked = undefined;
 		state.echo = undefined;
 		this.parked -= 1;
-		const value = this.values[seq - this.base];
 		this.leave(seq);
 		if (drop) {
-			slots.delete(key);
-			if (slots !== this.slots && slots.isEmpty()) this.forget(store);
+			this.unslot(store, slots, key);
 			return;
 		}
-		const moved = this.place(store, key, value);
+		const moved = this.place(store, key);
 		slots.set(key, moved);
 		this.states.set(moved, state);
 		this.joined(moved, state);
@@ -196,13 +197,19 @@ export class BoardQueue {
 		const slots = this.stores.get(store);
 		const seq = slots?.get(key);
 		if (!slots || seq === undefined) return undefined;
-		slots.delete(key);
 		const parked = this.states.get(seq)?.parked === true;
 		if (parked) this.parked -= 1;
 		else this.count -= 1;
 		this.leave(seq);
-		if (slots !== this.slots && slots.isEmpty()) this.forget(store);
+		this.unslot(store, slots, key);
 		return !parked;
+	}
+
+	// A key's slot and value go; a past period's maps go once empty (the current one's stay for the next submit).
+	private unslot(store: string, slots: Map<string, number>, key: string) {
+		slots.delete(key);
+		this.held.get(store)?.delete(key);
+		if (slots !== this.slots && slots.isEmpty()) this.forget(store);
 	}
 
 	// A seq's slot left its place: its key is LEFT and its state goes.
@@ -246,26 +253,24 @@ export class BoardQueue {
 		const store = this.storeAt[index];
 		const key = this.keys[index];
 		const state = this.states.get(seq);
+		const slots = this.stores.get(store)!;
 		const taken: TakenSlot = {
 			store,
 			key,
-			value: this.values[index],
+			value: this.held.get(store)!.get(key)!,
 			until: this.ends.get(store),
 			failures: state?.failures ?? 0,
 			remove: state?.remove,
 			record: state?.record,
 		};
 		this.leave(seq);
-		const slots = this.stores.get(store)!;
-		slots.delete(key);
 		let keys = this.out.get(store);
 		if (!keys) {
 			keys = new Set();
 			this.out.set(store, keys);
 		}
 		keys.add(key);
-		// A past period's slots go once empty; the current one's stay for the next submit.
-		if (slots !== this.slots && slots.isEmpty()) this.forget(store);
+		this.unslot(store, slots, key);
 		// Drop the passed prefix now and then, so the arrays do not grow forever.
 		const passed = this.head - this.base;
 		if (passed > 1024 && passed * 2 > this.keys.size()) this.compact(passed);
@@ -274,21 +279,19 @@ export class BoardQueue {
 
 	// The arrays from `passed` on: seqs keep their numbers (base moves), parked slots behind the head move past the end.
 	private compact(passed: number) {
-		const [keys, storeAt, values] = [this.keys, this.storeAt, this.values];
+		const [keys, storeAt] = [this.keys, this.storeAt];
 		const size = keys.size();
 		this.keys = new Array<string>(size - passed);
 		this.storeAt = new Array<string>(size - passed);
-		this.values = new Array<number>(size - passed);
 		for (let i = passed; i < size; i++) {
 			this.keys.push(keys[i]);
 			this.storeAt.push(storeAt[i]);
-			this.values.push(values[i]);
 		}
 		const base = this.base;
 		this.base = this.head;
 		for (let i = 0; i < passed; i++) {
 			if (keys[i] === LEFT) continue;
-			const moved = this.place(storeAt[i], keys[i], values[i]);
+			const moved = this.place(storeAt[i], keys[i]);
 			this.stores.get(storeAt[i])!.set(keys[i], moved);
 			this.states.move(base + i, moved);
 		}

@@ -65,7 +65,8 @@ export class Queue implements QueueStage {
 			if (!queue) return stage.unknown(board);
 			// A value within the board's admission, of a pending key on a direct board: nothing else to ask.
 			let within = false;
-			let seq: number | undefined;
+			let values: Map<string, number> | false = false;
+			let held: number | undefined;
 			if (
 				typeIs(value, "number") &&
 				value >= queue.low &&
@@ -73,23 +74,24 @@ export class Queue implements QueueStage {
 				(value % 1 === 0 || !queue.whole)
 			) {
 				within = true;
-				const direct = queue.direct;
-				if (direct) seq = direct.get(subject as string);
+				values = queue.direct;
+				if (values) held = values.get(subject as string);
 			}
+			let key = subject as string;
 			let checked = false;
-			if (seq === undefined) {
-				const slot = stage.checked(queue, board, subject, value, within && queue.quick);
-				if (slot === true || slot === false) return slot;
-				seq = slot;
+			if (held === undefined || !values) {
+				const pending = stage.checked(queue, board, subject, value, within && queue.quick);
+				if (pending === true || pending === false) return pending;
+				key = pending;
+				values = queue.values;
+				held = values.get(key)!;
 				checked = true;
 			}
-			const values = queue.values;
-			const index = seq - queue.base;
 			const better = queue.better;
 			// A keep-best board keeps the better value in one comparison (admission.ts); other rules merge.
-			if (better === 0) values[index] = queue.merge(values[index], value as number);
-			else if ((value as number) * better > values[index] * better) values[index] = value as number;
-			if (checked) stage.prompt(queue, board, seq);
+			if (better === 0) values.set(key, queue.merge(held, value as number));
+			else if ((value as number) * better > held * better) values.set(key, value as number);
+			if (checked) stage.prompt(queue, board, key);
 			stats.Submitted += 1;
 			return true;
 		};
@@ -97,7 +99,7 @@ export class Queue implements QueueStage {
 
 	// A submit off the common case: the period rolled, every check in order where the value is not taken at
 	// once or the key not pending (naming the refusal), a new slot, a value after a removal. false: refused;
-	// true: queued; a number: the pending slot whose value submit keeps.
+	// true: queued; a string: the pending key whose value submit keeps.
 	private checked(queue: BoardQueue, board: string, subject: Subject, value: unknown, taken: boolean) {
 		if (queue.period) this.roll(queue);
 		let key = subject as string;
@@ -110,26 +112,26 @@ export class Queue implements QueueStage {
 			seq = queue.slots.get(key);
 		}
 		if (seq === undefined) {
-			seq = queue.enqueue(queue.store, key, value as number, queue.period ? queue.until : undefined);
+			queue.enqueue(queue.store, key, value as number, queue.period ? queue.until : undefined);
 			this.added();
 		} else {
 			const state = queue.states.get(seq);
-			if (state?.remove !== "only") return seq;
+			if (state?.remove !== "only") return key;
 			// Submitted after a removal: written after it, whatever was stored.
-			queue.values[seq - queue.base] = value as number;
+			queue.values.set(key, value as number);
 			queue.states.removeAs(state, "first");
 		}
-		this.prompt(queue, board, seq);
+		this.prompt(queue, board, key);
 		this.stats.Submitted += 1;
 		return true;
 	}
 
 	// The value now pending enters the visible top of the page the Reader last published (O(1)): a prompt window takes it.
-	private prompt(queue: BoardQueue, board: string, seq: number) {
+	private prompt(queue: BoardQueue, board: string, key: string) {
 		const visible = queue.visible;
-		const index = seq - queue.base;
+		const seq = queue.slots.get(key)!;
 		if (visible === undefined || queue.states.get(seq)?.record) return;
-		if (!enters(queue.board, visible, queue.keys[index], queue.values[index])) return;
+		if (!enters(queue.board, visible, key, queue.values.get(key)!)) return;
 		queue.flag(seq);
 		this.context.kernel.Bus.publish(Topics.Prompt, board);
 	}
@@ -196,7 +198,7 @@ export class Queue implements QueueStage {
 		this.roll(queue);
 		const seq = queue.slots.get(key);
 		if (seq !== undefined) {
-			queue.values[seq - queue.base] = 0;
+			queue.values.set(key, 0);
 			const state = queue.states.of(seq);
 			state.failures = 0;
 			queue.states.removeAs(state, "only");

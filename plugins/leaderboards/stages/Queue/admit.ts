@@ -34,7 +34,7 @@ export function admit(queue: BoardQueue, subject: Subject, value: unknown, remov
 	const bounds = queue.bounds;
 	if (!bounds) return key;
 	const state = seq !== undefined ? queue.states.get(seq) : undefined;
-	const previous = seq === undefined || state?.remove === "only" ? undefined : queue.values[seq - queue.base];
+	const previous = seq === undefined || state?.remove === "only" ? undefined : queue.values.get(key);
 	const bounded = bounds.refuse(key, value as number, previous);
 	if (bounded !== undefined) return { key, reason: bounded, message: boundRefusal(bounded, value as number, config) };
 	bounds.accepted(key, value as number);

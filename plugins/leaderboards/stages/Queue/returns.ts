@@ -17,12 +17,13 @@ export function restoreInto(queue: BoardQueue, store: string, write: PendingWrit
 	const newer = queue.states.of(seq);
 	// A removal queued since this write was taken supersedes it.
 	if (newer.remove) return false;
-	const index = seq - queue.base;
+	const values = queue.held.get(store)!;
+	const merged = rule.merge(write.Value, values.get(write.Key)!);
 	if (write.Remove) {
 		// What was submitted since is written after the removal, merged with what came before.
-		if (write.Remove === "first") queue.values[index] = rule.merge(write.Value, queue.values[index]);
+		if (write.Remove === "first") values.set(write.Key, merged);
 		queue.states.removeAs(newer, "first");
-	} else queue.values[index] = rule.merge(write.Value, queue.values[index]);
+	} else values.set(write.Key, merged);
 	newer.failures = failures;
 	newer.echo = write;
 	if (write.Record) newer.record = true;
@@ -35,13 +36,13 @@ export function settleIn(queue: BoardQueue, write: PendingWrite, landed: boolean
 	const store = storeOf(write);
 	const seq = queue.stores.get(store)?.get(write.Key);
 	const state = seq !== undefined ? queue.states.get(seq) : undefined;
-	const drop = landed && state?.echo === write && landedOver(queue, seq!, state, write);
+	const drop = landed && state?.echo === write && landedOver(queue, store, state, write);
 	queue.release(store, write.Key, drop);
 	return drop;
 }
 
 // Applies a late success to the slot it went back into; true when nothing is left to write.
-function landedOver(queue: BoardQueue, seq: number, slot: SlotState, write: PendingWrite): boolean {
+function landedOver(queue: BoardQueue, store: string, slot: SlotState, write: PendingWrite): boolean {
 	if (write.Remove) {
 		// The removal landed: a slot holding only it is done, one with a value writes just that.
 		if (slot.remove === "only") return true;
@@ -50,7 +51,8 @@ function landedOver(queue: BoardQueue, seq: number, slot: SlotState, write: Pend
 	}
 	// The store holds the landed value: the rule says what is left, and whether the store already covers it.
 	const board: Board = queue.board;
-	const index = seq - queue.base;
-	queue.values[index] = board.Rule.unlanded(queue.values[index], write.Value);
-	return slot.remove === undefined && board.Rule.covers(write.Value, queue.values[index]);
+	const values = queue.held.get(store)!;
+	const left = board.Rule.unlanded(values.get(write.Key)!, write.Value);
+	values.set(write.Key, left);
+	return slot.remove === undefined && board.Rule.covers(write.Value, left);
 }
