@@ -7,7 +7,7 @@
 // exit 1 on any failure (a failed docs check, packaging step or build counts as
 // one) or when no test ran, 2 on a usage error.
 //
-//   npm test                  docs check, the moderation tool's tests, packages, the fixture
+//   npm test                  docs check, the tools' tests (cli/, the gate's, .ci/), packages, the fixture
 //                             games (.ci/games.mjs), build,
 //                             specs (with the gate's self-check), deferred specs
 //                             (spec/(kernel|leaderboards)/ but the experience spec,
@@ -97,10 +97,10 @@ const phases = [
 	{ name: "docs check", argv: [".ci/docs.mjs"] },
 	{
 		name: "tool tests",
-		argv: ["--test", "--test-reporter", "dot", "cli/test/", "spec/gate/tool/test/"],
+		argv: ["--test", "--test-reporter", "dot", "cli/test/", "spec/gate/tool/test/", ".ci/test/"],
 		skip:
 			pattern !== undefined || other
-				? "a pattern run (node --test cli/test/ spec/gate/tool/test/ runs them)"
+				? "a pattern run (node --test cli/test/ spec/gate/tool/test/ .ci/test/ runs them)"
 				: undefined,
 	},
 	{
