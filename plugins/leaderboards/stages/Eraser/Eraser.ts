@@ -44,7 +44,8 @@ export class Eraser implements EraserStage {
 
 	start() {
 		if (!this.context.manifest.enabled()) return;
-		this.timers.arm("poll", 0, () => {
+		// The first poll at once, the others on the timers the close cancels.
+		task.spawn(() => {
 			this.context.manifest.publishLayout();
 			this.poll();
 			this.timers.every("poll", POLL_SECONDS, () => this.poll());
