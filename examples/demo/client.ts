@@ -34,7 +34,7 @@ export function replicated(options: LeaderboardOptions): LeaderboardOptions {
 }
 
 /**
- * A spectator joins `server` (whose kernel is `kernel`) with a client that observes CLIENT_BOARD; the
+ * A spectator joins `server` (whose kernel is `kernel`) with a client that holds CLIENT_BOARD's rows; the
  * returned function waits for the last change to arrive and reads what the client holds, against the
  * page the server published last.
  */

@@ -308,6 +308,7 @@ export function clientLines(client: ClientBoard): string[] {
 	const lines = wrap(
 		`a client on server 1: ${count(client.received)} bytes in ${count(client.events)} events, ${page}:`,
 	);
+	if (client.rows.isEmpty()) return [...lines, `  ${CLIENT_BOARD}: no rows yet`];
 	// A row is never broken: those that do not fit go on the next line, under the first.
 	let line = `  ${CLIENT_BOARD}`;
 	const indent = string.rep(" ", line.size());

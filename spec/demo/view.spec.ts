@@ -280,6 +280,9 @@ describe("the demo's closing lines", () => {
 			`          2. ${name} 1,000,000,000,000`,
 			`          3. ${name} 1,000,000,000,000`,
 		]);
+		// Before anyone scores, the client holds no rows, and says so.
+		const empty = summaryLines(summaryOf({ client: { rows: [], same: true, received: 60, events: 1 } }));
+		expect(empty).toContain("  Kills: no rows yet");
 		// A run without a client (the scale view) shows none.
 		expect(summaryLines(summaryOf({})).some((line) => line.find("a client", 1, true)[0] !== undefined)).toBe(false);
 	});
