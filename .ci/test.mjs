@@ -26,7 +26,7 @@ import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parse, usage } from "../spec/gate/command.mjs";
+import { parse, usage, wrap } from "../spec/gate/command.mjs";
 import { SUMMARY, exactly, specFiles } from "../spec/gate/specfiles.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -167,10 +167,11 @@ const phases = [
 ];
 
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
-const say = (line) => process.stdout.write(`${line}\n`);
+// A line of npm test's own, within 80 columns (a terminal's usual width): longer ones wrap, indented.
+const say = (line) => process.stdout.write(`${wrap(line).join("\n")}\n`);
 
 // A progress line on stderr while it is a terminal (never under CI): drawn over itself,
-// cleared before any other output.
+// cleared before any other output (the phases' stderr passes through here for that).
 const live = Boolean(process.stderr.isTTY) && !process.env.CI;
 let shown = false;
 function progress(text) {
@@ -186,7 +187,7 @@ const FILE_LINE = /^\s*(?:PASS|FAIL)\s+\S+\s+(\d+) passed, (\d+) failed/gm;
 // (files done of its files, tests passed and failed, time) shows on a terminal.
 function run(phase, step) {
 	return new Promise((done) => {
-		const child = spawn(process.execPath, phase.argv, { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
+		const child = spawn(process.execPath, phase.argv, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
 		const started = performance.now();
 		const seen = { files: 0, passed: 0, failed: 0 };
 		const draw = () => {
@@ -209,6 +210,12 @@ function run(phase, step) {
 			if (clock) draw();
 			tail = (tail + chunk).slice(-4096);
 		});
+		// A spec's thread error on purpose ("gate: boom from a thread") on a line of its own.
+		child.stderr.on("data", (chunk) => {
+			progress("");
+			process.stderr.write(chunk);
+			if (clock && String(chunk).endsWith("\n")) draw();
+		});
 		child.on("close", (code) => {
 			clearInterval(clock);
 			progress("");
@@ -223,7 +230,7 @@ const started = performance.now();
 const active = phases.filter((phase) => !phase.skip);
 say(
 	`npm test${pattern === undefined ? "" : ` -- ${pattern}`}: ${active.map((phase) => phase.name).join(", ")}` +
-		(pattern === undefined ? " (about 2 to 4 minutes idle; README.md)" : ""),
+		(pattern === undefined ? " (about 2 minutes idle, 6 busy: README.md)" : ""),
 );
 const total = { passed: 0, failed: 0, skipped: 0 };
 const results = [];

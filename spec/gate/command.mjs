@@ -126,21 +126,30 @@ function readValue(flag, text) {
 const COLUMNS = 80;
 const HELP_AT = 20;
 
+/**
+ * `text` in lines within 80 columns, broken at spaces (a word longer than a line keeps its own):
+ * the first line starts with `lead`, the others with `indent`.
+ */
+export function wrap(text, lead = "", indent = "  ") {
+	const lines = [];
+	let line = lead;
+	let fresh = true;
+	for (const word of text.split(" ")) {
+		if (!fresh && line.length + 1 + word.length > COLUMNS) {
+			lines.push(line);
+			line = `${indent}${word}`;
+		} else line = fresh ? line + word : `${line} ${word}`;
+		fresh = false;
+	}
+	lines.push(line);
+	return lines;
+}
+
 /** The --help text of `flags`, every line within 80 columns. */
 export function usage(synopsis, about, flags) {
 	const lines = [`usage: ${synopsis}`, "", ...about, ""];
-	const row = (left, help) => {
-		let line = `${left}${" ".repeat(Math.max(1, HELP_AT - left.length))}`;
-		let fresh = true;
-		for (const word of help.split(" ")) {
-			if (!fresh && line.length + 1 + word.length > COLUMNS) {
-				lines.push(line);
-				line = `${" ".repeat(HELP_AT)}${word}`;
-			} else line = fresh ? line + word : `${line} ${word}`;
-			fresh = false;
-		}
-		lines.push(line);
-	};
+	const row = (left, help) =>
+		lines.push(...wrap(help, `${left}${" ".repeat(Math.max(1, HELP_AT - left.length))}`, " ".repeat(HELP_AT)));
 	for (const flag of flags) row(`  --${flag.name}${flag.value ? ` ${flag.value}` : ""}`, flag.help);
 	row("  --help, -h", "this text");
 	return lines.join("\n");
