@@ -112,7 +112,6 @@ function readValue(flag, text) {
 	}
 	const pattern = kind === "integer" ? /^\d+$/ : /^(\d+|\d*\.\d+)$/;
 	const value = pattern.test(text) ? Number(text) : undefined;
-	const count = (n) => n.toLocaleString("en-US", { maximumFractionDigits: 20 });
 	const range =
 		flag.min !== undefined && flag.max !== undefined ? ` from ${count(flag.min)} to ${count(flag.max)}` : "";
 	if (value === undefined || value < (flag.min ?? -Infinity) || value > (flag.max ?? Infinity))
@@ -121,6 +120,9 @@ function readValue(flag, text) {
 		};
 	return { value };
 }
+
+// A count as the programs print it (spec/gate/format.ts): 1,000 and 0.1.
+const count = (n) => n.toLocaleString("en-US", { maximumFractionDigits: 20 });
 
 // The usage fits this many columns: a flag's help wraps under itself.
 const COLUMNS = 80;
@@ -153,4 +155,23 @@ export function usage(synopsis, about, flags) {
 	for (const flag of flags) row(`  --${flag.name}${flag.value ? ` ${flag.value}` : ""}`, flag.help);
 	row("  --help, -h", "this text");
 	return lines.join("\n");
+}
+
+/**
+ * A gate program's --help (bench, demo, soak: a Command of spec/gate/command.ts) as its usage()
+ * prints it, each flag's choices, range and default after its help, so the gate answers --help
+ * without building (.ci/command.mjs checks the two texts are the same).
+ */
+export function commandUsage(command) {
+	const flags = command.flags.map((flag) => {
+		const choices = flag.choices ? ` (${flag.choices.join(" or ")})` : "";
+		const range =
+			flag.min !== undefined && flag.max !== undefined ? `, ${count(flag.min)} to ${count(flag.max)}` : "";
+		const fallback =
+			flag.fallback === undefined
+				? ""
+				: ` (default ${typeof flag.fallback === "number" ? count(flag.fallback) : flag.fallback})`;
+		return { ...flag, help: `${flag.help}${choices}${range}${fallback}` };
+	});
+	return usage(`${command.invocation} [options]`, command.about, flags);
 }

@@ -27,7 +27,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parse, parseCommand, usage, wrap } from "./command.mjs";
+import { commandUsage, parse, parseCommand, usage, wrap } from "./command.mjs";
 import { createFront } from "./front.mjs";
 import { SUMMARY, exactly, specFiles } from "./specfiles.mjs";
 import { raiseHeap } from "./heap.mjs";
@@ -197,10 +197,15 @@ function build() {
 }
 
 // A --main program's arguments, read by its command line (--command FILE) before the build, so a
-// misspelt flag is refused at once rather than after the build: exit 2, as the program would.
+// misspelt flag is refused at once rather than after the build: exit 2, as the program would;
+// --help prints the program's usage without building (a fresh clone has no out/ yet).
 function checkArgs(file, args) {
 	const command = JSON.parse(readFileSync(resolve(projectDir, file), "utf8"));
-	const { problem } = parseCommand(command, args);
+	const { problem, help } = parseCommand(command, args);
+	if (help) {
+		process.stdout.write(`${commandUsage(command)}\n`);
+		process.exit(0);
+	}
 	if (!problem) return;
 	process.stderr.write(`${command.program}: ${problem}\n${command.invocation} --help lists the options\n`);
 	process.exit(2);
