@@ -179,6 +179,10 @@ function progress(text) {
 	process.stderr.write(`\r\x1b[K${text.slice(0, (process.stderr.columns || 80) - 1)}`);
 	shown = text !== "";
 }
+// On a terminal, a line wider than it wraps at words, under the spec file's path, rather than
+// mid-word (a long path with its times runs past 80 columns); piped or in CI, lines are as the gate printed them.
+const columns = process.stdout.isTTY && !process.env.CI ? process.stdout.columns || 80 : undefined;
+const fit = (line) => (columns && line.length > columns ? wrap(line, "", "       ", columns).join("\n") : line);
 // A spec file's line from the gate: " PASS  spec/x  12 passed, 0 failed  0.41 s (virtual 2 ms)".
 const FILE_LINE = /^\s*(?:PASS|FAIL)\s+\S+\s+(\d+) passed, (\d+) failed/gm;
 
@@ -199,16 +203,23 @@ function run(phase, step) {
 		};
 		const clock = phase.counts && live ? setInterval(draw, 1000) : undefined;
 		let tail = "";
+		let partial = "";
 		child.stdout.on("data", (chunk) => {
 			progress("");
-			process.stdout.write(chunk);
-			for (const [, passed, failed] of String(chunk).matchAll(FILE_LINE)) {
-				seen.files += 1;
-				seen.passed += Number(passed);
-				seen.failed += Number(failed);
+			tail = (tail + chunk).slice(-4096);
+			if (!phase.counts) process.stdout.write(chunk);
+			else {
+				// Whole lines: each spec file's counted once, and fitted to the terminal.
+				const lines = (partial + chunk).split("\n");
+				partial = lines.pop();
+				process.stdout.write(lines.map((line) => `${fit(line)}\n`).join(""));
+				for (const [, passed, failed] of lines.join("\n").matchAll(FILE_LINE)) {
+					seen.files += 1;
+					seen.passed += Number(passed);
+					seen.failed += Number(failed);
+				}
 			}
 			if (clock) draw();
-			tail = (tail + chunk).slice(-4096);
 		});
 		// A spec's thread error on purpose ("gate: boom from a thread") on a line of its own.
 		child.stderr.on("data", (chunk) => {
@@ -219,6 +230,7 @@ function run(phase, step) {
 		child.on("close", (code) => {
 			clearInterval(clock);
 			progress("");
+			process.stdout.write(partial);
 			const lines = tail.trimEnd().split("\n");
 			const summary = phase.counts ? SUMMARY.exec(lines[lines.length - 1] ?? "") : undefined;
 			done({ code: code ?? 1, summary });

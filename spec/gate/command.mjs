@@ -129,15 +129,15 @@ const COLUMNS = 80;
 const HELP_AT = 20;
 
 /**
- * `text` in lines within 80 columns, broken at spaces (a word longer than a line keeps its own):
- * the first line starts with `lead`, the others with `indent`.
+ * `text` in lines within `columns` (80), broken at spaces (a word longer than a line keeps its
+ * own): the first line starts with `lead`, the others with `indent`.
  */
-export function wrap(text, lead = "", indent = "  ") {
+export function wrap(text, lead = "", indent = "  ", columns = COLUMNS) {
 	const lines = [];
 	let line = lead;
 	let fresh = true;
 	for (const word of text.split(" ")) {
-		if (!fresh && line.length + 1 + word.length > COLUMNS) {
+		if (!fresh && line.length + 1 + word.length > columns) {
 			lines.push(line);
 			line = `${indent}${word}`;
 		} else line = fresh ? line + word : `${line} ${word}`;
