@@ -206,7 +206,11 @@ Package.Client = TS.import(script, script, "plugins", "leaderboards", "client")
 return (Package :: any) :: Types.Package
 `,
 	);
-	writeJson(join(dist, "checks", "luau-types.json"), { surface: types.surface, exported: types.exported });
+	writeJson(join(dist, "checks", "luau-types.json"), {
+		surface: types.surface,
+		exported: types.exported,
+		client: { surface: client.surface, exported: client.exported },
+	});
 	writeJson(join(out, "default.project.json"), { name: "leaderboards", tree: { $path: "src" } });
 	for (const file of ["README.md", "LICENSE", "wally.toml"]) cpSync(join(root, file), join(out, file));
 	say(
