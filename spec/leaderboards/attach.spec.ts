@@ -211,6 +211,46 @@ describe("attach", () => {
 	});
 });
 
+// A game's Queue stage written as a class: its submit needs its own self.
+class CountingQueue implements QueueStage {
+	readonly Name = "Game.Queue";
+	readonly submits = new Array<string>();
+	submit(board: string, subject: unknown, value: unknown) {
+		this.submits.push(`${board} ${tostring(subject)} ${tostring(value)}`);
+		return value !== 0;
+	}
+	pending() {
+		return 0;
+	}
+	pendingOn() {
+		return 0;
+	}
+	waiting() {
+		return 0;
+	}
+	take() {
+		return undefined;
+	}
+}
+
+describe("a game's own Queue stage", () => {
+	it("gets every submit with itself as self, the first and the later ones (the boards find its submit once)", () => {
+		const own = new CountingQueue();
+		const logs = captureLogs();
+		const boards = attach(kernel(), {
+			Boards: { Kills: {} },
+			Backend: backend(),
+			SkipLoop: true,
+			Stages: { Queue: () => own },
+		});
+		logs.restore();
+		expect(boards.submit("Kills", "a", 3)).toBe(true);
+		expect(boards.submit("Kills", "b", 0)).toBe(false);
+		expect(boards.submit("Kills", "a", 5)).toBe(true);
+		expect(own.submits).toEqual(["Kills a 3", "Kills b 0", "Kills a 5"]);
+	});
+});
+
 describe("the boards tell a game what it got wrong", () => {
 	const boardsOn = (k: Kernel) => attach(k, { Boards: { Kills: {} }, Backend: backend(), SkipLoop: true });
 
