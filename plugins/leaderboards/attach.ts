@@ -38,7 +38,7 @@ type Named = { Key: string; DisplayName?: string; Username?: string };
 export class Leaderboards<B extends string = string> implements Service {
 	readonly Name = "Leaderboards";
 	private readonly warnings = new Warnings();
-	// submit() asks the Queue on every call: found once.
+	// The Queue stage, whose submit the first submit() binds on the boards.
 	private readonly queue: QueueStage;
 
 	constructor(
