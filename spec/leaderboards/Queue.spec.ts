@@ -257,6 +257,40 @@ describe("the submit queue", () => {
 			expect(Queue.takeRecord!("Kills")?.Value).toBe(5000);
 		});
 
+		it("with a page cached, a value at or over the last shown row goes to a prompt window, one under it does not", () => {
+			const { boards, backend, kernel } = boardsWith();
+			const { Queue } = (boards as unknown as { stages: Stages }).stages;
+			let prompts = 0;
+			kernel.Bus.subscribe(Topics.Prompt, () => (prompts += 1));
+			for (let i = 1; i <= 12; i++) {
+				backend.storeOf("Kills").set(`p${i}`, i * 100);
+				backend.storeOf("BestTime").set(`p${i}`, i * 100);
+			}
+			boards.submit("Kills", "early", 400); // pending before any page: no prompt yet
+			boards.top("Kills"); // the visible top is the best 10: its last row p3 at 300
+			boards.top("BestTime"); // Ascending: the last row p10 at 1000
+			boards.submit("Kills", "a", 50);
+			boards.submit("Kills", "a", 299);
+			boards.submit("BestTime", "a", 5000);
+			boards.submit("BestTime", "a", 1001);
+			expect([Queue.recordsOn!("Kills"), Queue.recordsOn!("BestTime"), prompts]).toEqual([0, 0, 0]);
+			// A tie with the last row enters by key ("a" before "p3"): as many as the bar's comparison is off by.
+			boards.submit("Kills", "a", 300);
+			boards.submit("BestTime", "a", 1000);
+			expect([Queue.recordsOn!("Kills"), Queue.recordsOn!("BestTime"), prompts]).toEqual([1, 1, 2]);
+			boards.submit("Kills", "b", 301); // a new key
+			// A pending value that entered before the page was cached goes at the key's next submit, however low.
+			boards.submit("Kills", "early", 1);
+			expect([Queue.recordsOn!("Kills"), prompts]).toEqual([3, 4]);
+			const taken = new Array<string>();
+			for (let i = 0; i < 3; i++) {
+				const write = Queue.takeRecord!("Kills");
+				taken.push(`${write?.Key} ${write?.Value}`);
+			}
+			expect(taken).toEqual(["a 300", "b 301", "early 400"]);
+			expect(Queue.takeRecord!("BestTime")?.Value).toBe(1000);
+		});
+
 		it("a key still pending after destroy() (the drain's writes failed) is refused", () => {
 			const { boards, backend } = boardsWith({ ShutdownSeconds: 1 });
 			boards.submit("Kills", "a", 5);

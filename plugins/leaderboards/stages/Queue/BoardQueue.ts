@@ -1,21 +1,12 @@
 import { Board, PeriodRule, Visible } from "../../contracts";
 import { periodAt } from "../../core";
 import { admissionOf } from "./admission";
+import { barOf } from "./bar";
 import { Bounds } from "./bounds";
-import { SlotState, SlotStates, TakenSlot } from "./slots";
+import { mapIn, SlotState, SlotStates, TakenSlot } from "./slots";
 
 // A key that left its place in the arrival order (written, dropped, moved): never a storable key.
 const LEFT = "";
-
-// The map kept for a storage name, made when it is first needed.
-function mapIn(maps: Map<string, Map<string, number>>, store: string): Map<string, number> {
-	let map = maps.get(store);
-	if (!map) {
-		map = new Map();
-		maps.set(store, map);
-	}
-	return map;
-}
 
 // One board's pending values: a slot per (storage name, key), in arrival order. A slot is its place
 // in that order (its seq): its key and storage name at seq - base in two arrays, its value in its
@@ -65,8 +56,10 @@ export class BoardQueue {
 	readonly period?: PeriodRule;
 	/** The current storage name's visible top (Leaderboard.Visible): undefined while no page is cached. */
 	visible?: Visible;
-	/** The values while submits are direct (quick, all-time, no visible top, no slot holding only a removal). */
+	/** The values while submits are direct (quick, all-time, a bar over -inf, no slot holding only a removal). */
 	direct: Map<string, number> | false = false;
+	/** Under it a direct submit enters no visible top (bar.ts). */
+	bar = math.huge;
 
 	constructor(
 		readonly board: Board,
@@ -96,11 +89,12 @@ export class BoardQueue {
 		this.until = current.Finish;
 	}
 
-	/** Whether submits may skip the checks now (not after close(), nor in an erasure), the visible top: their route. */
+	/** Whether submits may skip the checks now (not after close(), nor in an erasure), the visible top (its bar): their route. */
 	route(quick: boolean, visible: Visible | undefined) {
 		this.quick = quick;
 		this.visible = visible;
-		this.direct = quick && !this.period && !visible && !this.states.removing() && this.values;
+		this.bar = barOf(this.better, visible);
+		this.direct = quick && !this.period && this.bar > -math.huge && !this.states.removing() && this.values;
 	}
 
 	// Submits go to `store` now: its slots and values.

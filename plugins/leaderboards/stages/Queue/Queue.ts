@@ -54,8 +54,8 @@ export class Queue implements QueueStage {
 	}
 
 	// The common case, a value within the board's admission (admission.ts) for a key pending on a `direct`
-	// board, reads a few fields and calls nothing but type() (docs/benchmarks.md); anything else goes
-	// through `checked`.
+	// board, under its visible top's bar, reads a few fields and calls nothing but type() (docs/benchmarks.md);
+	// anything else goes through `checked`.
 	private submitter(): BoundSubmit {
 		const boards = this.boards;
 		const stats = this.stats;
@@ -76,6 +76,10 @@ export class Queue implements QueueStage {
 				within = true;
 				values = queue.direct;
 				if (values) held = values.get(subject as string);
+				// At or over a visible top's bar, the value or the pending one may enter it: the checked path prompts.
+				const bar = queue.bar;
+				if (held !== undefined && ((value as number) * queue.better >= bar || held * queue.better >= bar))
+					held = undefined;
 			}
 			let key = subject as string;
 			let checked = false;

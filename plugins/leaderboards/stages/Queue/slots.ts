@@ -15,6 +15,16 @@ export interface SlotState {
 	record?: boolean;
 }
 
+/** The map kept for a storage name (a board's pending keys' seqs or values), made when it is first needed. */
+export function mapIn(maps: Map<string, Map<string, number>>, store: string): Map<string, number> {
+	let map = maps.get(store);
+	if (!map) {
+		map = new Map();
+		maps.set(store, map);
+	}
+	return map;
+}
+
 /** A slot as it leaves the queue for a write. */
 export interface TakenSlot {
 	readonly store: string;
