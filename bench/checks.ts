@@ -27,7 +27,8 @@ function insideOf(boards: Leaderboards) {
 }
 
 /**
- * 4b. What each step of submit()'s common case (a pending key on a direct board) and each check of
+ * 4b. What each step of submit()'s common case (a pending key on a direct board; a whole submit() too
+ * on a board whose page is cached, under its bar) and each check of
  * its checked path costs, each timed alone over the submit() cost row's keys, net of a loop calling
  * a body that does nothing, runs alternating with the bare table's keep-best
  * (net of its own loop; median of 5): µs a call and how many bare keep-best updates that is.
@@ -51,10 +52,14 @@ export function submitChecksRow(calls: number, keyCount: number): BenchRow {
 	// submit()'s common case, step by step, on the Kills board with every key pending (Queue.submitter).
 	for (const key of keys) boards.submit("Kills", key, 1);
 	const queued = queue.boards.get("Kills")!;
+	// The same keys pending on a board whose visible top the Reader published (top() above): direct, under its bar.
+	for (const key of keys) boards.submit("Shown", key, 1);
+	if (!queue.boards.get("Shown")!.direct) error("the Shown board, with a page cached, is not direct");
 	const one: unknown = 1;
 	const held = 1;
 	const cases: [string, (key: string) => unknown][] = [
 		["submit()", (key) => boards.submit("Kills", key, 1)],
+		["submit(), a page cached", (key) => boards.submit("Shown", key, 1)],
 		["the board", () => queue.boards.get("Kills")],
 		["type()", () => typeIs(one, "number")],
 		[

@@ -64,6 +64,7 @@ export class Queue implements QueueStage {
 			const queue = boards.get(board);
 			if (!queue) return stage.unknown(board);
 			// A value within the board's admission, of a pending key on a direct board: nothing else to ask.
+			const better = queue.better;
 			let within = false;
 			let values: Map<string, number> | false = false;
 			let held: number | undefined;
@@ -78,8 +79,7 @@ export class Queue implements QueueStage {
 				if (values) held = values.get(subject as string);
 				// At or over a visible top's bar, the value or the pending one may enter it: the checked path prompts.
 				const bar = queue.bar;
-				if (held !== undefined && ((value as number) * queue.better >= bar || held * queue.better >= bar))
-					held = undefined;
+				if (held !== undefined && ((value as number) * better >= bar || held * better >= bar)) held = undefined;
 			}
 			let key = subject as string;
 			let checked = false;
@@ -91,7 +91,6 @@ export class Queue implements QueueStage {
 				held = values.get(key)!;
 				checked = true;
 			}
-			const better = queue.better;
 			// A keep-best board keeps the better value in one comparison (admission.ts); other rules merge.
 			if (better === 0) values.set(key, queue.merge(held, value as number));
 			else if ((value as number) * better > held * better) values.set(key, value as number);
