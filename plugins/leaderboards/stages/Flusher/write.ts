@@ -25,6 +25,12 @@ export function writeOnce(
 			kernel.Bus.publish(Topics.Removed, write.Board, write.Key);
 			if (write.Remove === "only") return true;
 		}
+		// A record's write goes out: the Herald announces a keep-best one now, its value as encoded and read back.
+		if (write.Record) {
+			const codec = board.codecFor(write);
+			const value = codec ? codec.decode(codec.encode(write.Value)) : write.Value;
+			kernel.Bus.publish(Topics.Recording, write.Board, write.Key, value, board.periodOf(storeOf(write)));
+		}
 		return writeThrough(board, write);
 	});
 	if (!ok) log.debug(`write ${storeOf(write)} ${write.Key} errored: ${result}`);
