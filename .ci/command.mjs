@@ -105,6 +105,17 @@ for (const [name, argv] of SCRIPTED)
 			!r.stderr.includes("building") &&
 			r.seconds < 2,
 	});
+// --help through the script answers from the program's JSON without building; the text is the program's own.
+for (const [name, argv] of SCRIPTED)
+	CASES.push({
+		what: `npm run ${name} -- --help: the program's usage, without a build`,
+		argv: [...argv, "--help"],
+		check: (r) =>
+			r.code === 0 &&
+			r.stderr === "" &&
+			r.stdout ===
+				spawnSync(process.execPath, [...PROGRAMS[name].argv, "--help"], { cwd: root, encoding: "utf8" }).stdout,
+	});
 const json = (r) => {
 	try {
 		return r.code <= 1 && typeof JSON.parse(r.stdout) === "object";

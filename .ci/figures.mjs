@@ -4,10 +4,10 @@
 // - The demo run docs/demo.md quotes is the demo's own output: the run is
 //   deterministic for a seed (virtual time, and the VM's collector on the gate's
 //   own clock), so a fresh `npm run demo` must print the quoted block exactly.
-// - Run times the docs and the README quote (the demo's wall time, the soak's) against the same
-//   commands timed now, within the noise of this shared machine: a quoted time
-//   more than NOISE times off a fresh one (either way) fails, and so does a count
-//   of runs that differs.
+// - Run times the docs and the README quote (the demo's wall time, the soak's, the README's
+//   two bench commands) against the same commands timed now, within the noise of this
+//   shared machine: a quoted time more than NOISE times off a fresh one (either way)
+//   fails, and so does a count of runs that differs.
 //
 // CI runs this beside npm test (about 1 minute); the cheap bench rows are checked
 // in npm test itself (spec/docs/figures.spec.ts).
@@ -82,6 +82,16 @@ const soak = timed("soak", ["--seeds", "10"]);
 const soakFigures = /(\d+) runs \(seeds 1\.\.10\), (\d+) failed;.* ([\d.]+) s wall$/m.exec(soak.stdout);
 if (soak.status !== 0 || !soakFigures)
 	problems.push(`npm run soak -- --seeds 10 failed (exit ${soak.status})\n${soak.stdout}${soak.stderr}`);
+// The README's two bench commands; a failed run has no time to compare.
+const bench = (args) => {
+	const result = timed("bench", args);
+	if (result.status === 0) return result.seconds;
+	problems.push(
+		`npm run bench -- ${args.join(" ")} failed (exit ${result.status})\n${result.stdout}${result.stderr}`,
+	);
+};
+const quick = bench(["--quick"]);
+const writes = bench(["--only", "writes"]);
 const howItWorks = join(root, "docs", "how-it-works.md");
 const readme = join(root, "README.md");
 const TIMES = [
@@ -96,6 +106,18 @@ const TIMES = [
 		what: "the README's npm run soak -- --seeds 10",
 		pattern: /npm run soak -- --seeds 10 # [^(]*\((\d+) s;/,
 		fresh: soakFigures ? Number(soakFigures[3]) : undefined,
+	},
+	{
+		page: readme,
+		what: "the README's npm run bench -- --quick",
+		pattern: /npm run bench -- --quick # every bench row at tiny sizes \((\d+) s[;)]/,
+		fresh: quick,
+	},
+	{
+		page: readme,
+		what: "the README's npm run bench -- --only writes",
+		pattern: /npm run bench -- --only writes # one row at full size: what a player costs in writes \((\d+) s\)/,
+		fresh: writes,
 	},
 	{
 		page,
@@ -135,5 +157,5 @@ if (problems.length > 0) {
 	process.exit(1);
 }
 process.stdout.write(
-	`figures: the demo run docs/demo.md quotes is what a fresh run prints; ${TIMES.length} quoted run times within ${NOISE}x of fresh runs (${SLOWER.toFixed(1)}x slower at this load) (demo ${run.seconds.toFixed(1)} s, soak ${soakFigures?.[3]} s for 10 seeds)\n`,
+	`figures: the demo run docs/demo.md quotes is what a fresh run prints; ${TIMES.length} quoted run times within ${NOISE}x of fresh runs (${SLOWER.toFixed(1)}x slower at this load) (demo ${run.seconds.toFixed(1)} s, soak ${soakFigures?.[3]} s for 10 seeds, bench --quick ${quick.toFixed(1)} s, --only writes ${writes.toFixed(1)} s)\n`,
 );

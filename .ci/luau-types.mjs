@@ -209,7 +209,9 @@ export function luauTypes(entry, options) {
 		return plain ? `${text}?` : `(${text})?`;
 	}
 
-	function objectBody(type, owner, indent) {
+	// `own`: the owner's own body, whose methods take the owner as self; an inline table nested in it is
+	// not, and Luau cannot name it for its methods' self.
+	function objectBody(type, owner, indent, own = true) {
 		const lines = [];
 		const inline = indent === undefined;
 		for (const property of checker.getPropertiesOfType(type)) {
@@ -218,6 +220,10 @@ export function luauTypes(entry, options) {
 			const propertyType = checker.getTypeOfSymbol(property);
 			let text;
 			if (isMethod(property)) {
+				if (!own)
+					throw new Error(
+						`luau-types: ${owner}: ${property.name}() is a method of an inline object type, which has no Luau name for its self: declare that object as a named interface`,
+					);
 				const sigs = [
 					...new Set(
 						checker
@@ -303,7 +309,7 @@ export function luauTypes(entry, options) {
 			return sigs.length === 1 ? sigs[0] : sigs.map((sig) => `(${sig})`).join(" & ");
 		}
 		const constructs = type.getConstructSignatures();
-		const body = objectBody(type, owner, undefined);
+		const body = objectBody(type, owner, undefined, top);
 		if (constructs.length > 0) body.unshift(`new: ${signature(constructs[0], owner, false)},`);
 		return body.length === 0 ? "{}" : `{ ${body.join(" ").replace(/,$/, "")} }`;
 	}

@@ -40,6 +40,7 @@ import ts from "typescript";
 import { buildGate } from "./gate-package.mjs";
 import { installWally } from "./wally-install.mjs";
 import { luauTypes } from "./luau-types.mjs";
+import { wrap } from "../spec/gate/command.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const dist = join(root, "dist");
@@ -65,7 +66,15 @@ const quiet = process.argv.includes("--quiet");
 const said = [];
 function say(line) {
 	said.push(line);
-	if (!quiet) process.stdout.write(`${line}\n`);
+	if (!quiet) process.stdout.write(`${shown(line)}\n`);
+}
+
+// Within 80 columns, the command to run next (after the last ": ") on a line of its own to copy.
+function shown(line) {
+	const at = line.lastIndexOf(": ");
+	return line.length <= 80 || at < 0
+		? line
+		: [...wrap(line.slice(0, at + 1)), `    ${line.slice(at + 2)}`].join("\n");
 }
 
 function versionOf(packageDir) {
@@ -197,7 +206,11 @@ Package.Client = TS.import(script, script, "plugins", "leaderboards", "client")
 return (Package :: any) :: Types.Package
 `,
 	);
-	writeJson(join(dist, "checks", "luau-types.json"), { surface: types.surface, exported: types.exported });
+	writeJson(join(dist, "checks", "luau-types.json"), {
+		surface: types.surface,
+		exported: types.exported,
+		client: { surface: client.surface, exported: client.exported },
+	});
 	writeJson(join(out, "default.project.json"), { name: "leaderboards", tree: { $path: "src" } });
 	for (const file of ["README.md", "LICENSE", "wally.toml"]) cpSync(join(root, file), join(out, file));
 	say(

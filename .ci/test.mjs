@@ -7,7 +7,7 @@
 // exit 1 on any failure (a failed docs check, packaging step or build counts as
 // one) or when no test ran, 2 on a usage error.
 //
-//   npm test                  docs check, the moderation tool's tests, packages, the fixture
+//   npm test                  docs check, the tools' tests (cli/, the gate's, .ci/), packages, the fixture
 //                             games (.ci/games.mjs), build,
 //                             specs (with the gate's self-check), deferred specs
 //                             (spec/(kernel|leaderboards)/ but the experience spec,
@@ -26,7 +26,7 @@ import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parse, usage } from "../spec/gate/command.mjs";
+import { parse, usage, wrap } from "../spec/gate/command.mjs";
 import { SUMMARY, exactly, specFiles } from "../spec/gate/specfiles.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -97,10 +97,10 @@ const phases = [
 	{ name: "docs check", argv: [".ci/docs.mjs"] },
 	{
 		name: "tool tests",
-		argv: ["--test", "--test-reporter", "dot", "cli/test/", "spec/gate/tool/test/"],
+		argv: ["--test", "--test-reporter", "dot", "cli/test/", "spec/gate/tool/test/", ".ci/test/"],
 		skip:
 			pattern !== undefined || other
-				? "a pattern run (node --test cli/test/ spec/gate/tool/test/ runs them)"
+				? "a pattern run (node --test cli/test/ spec/gate/tool/test/ .ci/test/ runs them)"
 				: undefined,
 	},
 	{
@@ -167,10 +167,11 @@ const phases = [
 ];
 
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
-const say = (line) => process.stdout.write(`${line}\n`);
+// A line of npm test's own, within 80 columns (a terminal's usual width): longer ones wrap, indented.
+const say = (line) => process.stdout.write(`${wrap(line).join("\n")}\n`);
 
 // A progress line on stderr while it is a terminal (never under CI): drawn over itself,
-// cleared before any other output.
+// cleared before any other output (the phases' stderr passes through here for that).
 const live = Boolean(process.stderr.isTTY) && !process.env.CI;
 let shown = false;
 function progress(text) {
@@ -178,6 +179,10 @@ function progress(text) {
 	process.stderr.write(`\r\x1b[K${text.slice(0, (process.stderr.columns || 80) - 1)}`);
 	shown = text !== "";
 }
+// On a terminal, a line wider than it wraps at words, under the spec file's path, rather than
+// mid-word (a long path with its times runs past 80 columns); piped or in CI, lines are as the gate printed them.
+const columns = process.stdout.isTTY && !process.env.CI ? process.stdout.columns || 80 : undefined;
+const fit = (line) => (columns && line.length > columns ? wrap(line, "", "       ", columns).join("\n") : line);
 // A spec file's line from the gate: " PASS  spec/x  12 passed, 0 failed  0.41 s (virtual 2 ms)".
 const FILE_LINE = /^\s*(?:PASS|FAIL)\s+\S+\s+(\d+) passed, (\d+) failed/gm;
 
@@ -186,7 +191,7 @@ const FILE_LINE = /^\s*(?:PASS|FAIL)\s+\S+\s+(\d+) passed, (\d+) failed/gm;
 // (files done of its files, tests passed and failed, time) shows on a terminal.
 function run(phase, step) {
 	return new Promise((done) => {
-		const child = spawn(process.execPath, phase.argv, { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
+		const child = spawn(process.execPath, phase.argv, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
 		const started = performance.now();
 		const seen = { files: 0, passed: 0, failed: 0 };
 		const draw = () => {
@@ -198,20 +203,34 @@ function run(phase, step) {
 		};
 		const clock = phase.counts && live ? setInterval(draw, 1000) : undefined;
 		let tail = "";
+		let partial = "";
 		child.stdout.on("data", (chunk) => {
 			progress("");
-			process.stdout.write(chunk);
-			for (const [, passed, failed] of String(chunk).matchAll(FILE_LINE)) {
-				seen.files += 1;
-				seen.passed += Number(passed);
-				seen.failed += Number(failed);
+			tail = (tail + chunk).slice(-4096);
+			if (!phase.counts) process.stdout.write(chunk);
+			else {
+				// Whole lines: each spec file's counted once, and fitted to the terminal.
+				const lines = (partial + chunk).split("\n");
+				partial = lines.pop();
+				process.stdout.write(lines.map((line) => `${fit(line)}\n`).join(""));
+				for (const [, passed, failed] of lines.join("\n").matchAll(FILE_LINE)) {
+					seen.files += 1;
+					seen.passed += Number(passed);
+					seen.failed += Number(failed);
+				}
 			}
 			if (clock) draw();
-			tail = (tail + chunk).slice(-4096);
+		});
+		// A spec's thread error on purpose ("gate: boom from a thread") on a line of its own.
+		child.stderr.on("data", (chunk) => {
+			progress("");
+			process.stderr.write(chunk);
+			if (clock && String(chunk).endsWith("\n")) draw();
 		});
 		child.on("close", (code) => {
 			clearInterval(clock);
 			progress("");
+			process.stdout.write(partial);
 			const lines = tail.trimEnd().split("\n");
 			const summary = phase.counts ? SUMMARY.exec(lines[lines.length - 1] ?? "") : undefined;
 			done({ code: code ?? 1, summary });
@@ -223,7 +242,7 @@ const started = performance.now();
 const active = phases.filter((phase) => !phase.skip);
 say(
 	`npm test${pattern === undefined ? "" : ` -- ${pattern}`}: ${active.map((phase) => phase.name).join(", ")}` +
-		(pattern === undefined ? " (about 2 to 4 minutes idle; README.md)" : ""),
+		(pattern === undefined ? " (about 2 minutes idle, 6 busy: README.md)" : ""),
 );
 const total = { passed: 0, failed: 0, skipped: 0 };
 const results = [];

@@ -1,3 +1,4 @@
+import { sleep } from "./cancellation";
 import { Deadline, Priority, Scheduler } from "./Scheduler";
 
 // One name's timer: its deadline, what it runs, and whether it still repeats (cancel() or destroy() while
@@ -16,6 +17,7 @@ interface Timer {
  */
 export class Timers {
 	private readonly timers = new Map<string, Timer>();
+	private readonly sleeps = new Set<Promise<void>>();
 	private destroyed = false;
 
 	constructor(
@@ -53,10 +55,25 @@ export class Timers {
 		this.timers.delete(name);
 	}
 
-	/** Cancels every timer; later arms do nothing. */
+	/**
+	 * A sleep() these timers own: destroy() cancels it, and one asked for after destroy() comes cancelled,
+	 * so work that waits on it ends at its wait (`await()` gives false) with no flag to check.
+	 */
+	sleep(seconds: number): Promise<void> {
+		const slept = sleep(this.scheduler, seconds, this.priority);
+		if (this.destroyed) slept.cancel();
+		else {
+			this.sleeps.add(slept);
+			slept.finally(() => this.sleeps.delete(slept));
+		}
+		return slept;
+	}
+
+	/** Cancels every timer and sleep; later arms do nothing and later sleeps come cancelled. */
 	destroy() {
 		this.destroyed = true;
 		for (const [name] of this.timers) this.cancel(name);
+		for (const slept of this.sleeps) slept.cancel();
 	}
 
 	private start(name: string, seconds: number, run: (timer: Timer) => void) {

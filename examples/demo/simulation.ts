@@ -13,6 +13,7 @@ import {
 import { GateServer, HeadlessGate } from "../../spec/gate/control";
 import { count } from "../../spec/gate/format";
 import { FreshnessFigures } from "../../spec/gate/freshness";
+import { ClientBoard, replicated, spectate } from "./client";
 import { Tracker } from "./totals";
 
 /** What to simulate. */
@@ -179,6 +180,8 @@ export interface Summary {
 	/** The experience's totals (every mode; the scale view shows them). */
 	totals: Totals;
 	servers: { complete: boolean; drain?: ShutdownResult }[];
+	/** One client's board at the end of play (a spectator on server 1), unless the run shows the totals. */
+	client?: ClientBoard;
 	checked: number;
 	/** The UTC days the run played on: the daily board rolls halfway through. */
 	days: string[];
@@ -234,18 +237,20 @@ type PluginModule = {
 	MemoryStore: { backend: (this: void) => Backend };
 };
 
-// The same game on MemoryStore: the server's BoardService (examples/luau, unchanged)
-// attaches through the plugin module it requires, so the demo hands that module's
-// attach a MemoryStore backend when the game names none.
-function onMemoryStore(handle: GateServer) {
+// The server's BoardService (examples/luau, unchanged) attaches through the plugin module it
+// requires, so the demo changes the options that module's attach gets: a MemoryStore backend when
+// the game names none (the same game on MemoryStore), a replicated board (one client's board).
+function onAttach(
+	handle: GateServer,
+	change: (options: LeaderboardOptions, plugin: PluginModule) => LeaderboardOptions,
+) {
 	const alias = handle.game
 		.GetService("ServerScriptService")
 		.WaitForChild("ChloeKernelServer")
 		.WaitForChild("Leaderboards") as ModuleScript;
 	const plugin = handle.require(alias) as PluginModule;
 	const attach = plugin.attach;
-	plugin.attach = (kernel, options) =>
-		attach(kernel, { ...options, Backend: options.Backend ?? plugin.MemoryStore.backend() });
+	plugin.attach = (kernel, options) => attach(kernel, change(options, plugin));
 }
 
 /**
@@ -293,7 +298,12 @@ export function simulate(gate: HeadlessGate, config: SimulationConfig, onFrame?:
 		const kernelModule = scripts.WaitForChild("Leaderboards").WaitForChild("kernel") as ModuleScript;
 		const { Kernel: KernelClass } = handle.require(kernelModule) as { Kernel: new () => Kernel };
 		const kernel = new KernelClass();
-		if (memory) onMemoryStore(handle);
+		if (memory)
+			onAttach(handle, (options, plugin) => ({
+				...options,
+				Backend: options.Backend ?? plugin.MemoryStore.backend(),
+			}));
+		if (index === 0 && !scale) onAttach(handle, replicated);
 		const example = scripts.WaitForChild("Leaderboards").WaitForChild("examples").WaitForChild("luau");
 		kernel.add(example.WaitForChild("BoardService") as ModuleScript);
 		kernel.start();
@@ -307,6 +317,7 @@ export function simulate(gate: HeadlessGate, config: SimulationConfig, onFrame?:
 		players.push(0);
 		if (scale) gate.progress(`demo: ${count(index + 1)} of ${count(config.servers)} servers started`);
 	}
+	const watched = scale ? undefined : spectate(servers[0].handle, servers[0].kernel);
 	const poolSize = math.ceil(config.servers * config.players * 1.5);
 	for (let i = 1; i <= poolSize; i++) {
 		users.push({
@@ -457,6 +468,7 @@ export function simulate(gate: HeadlessGate, config: SimulationConfig, onFrame?:
 	}
 	tracker.stop();
 	if (onFrame && seconds % 15 !== 0) onFrame(frame(seconds));
+	const client = watched?.();
 
 	// Close every server at once, as a shutdown of the universe would.
 	let closing = servers.size();
@@ -538,6 +550,7 @@ export function simulate(gate: HeadlessGate, config: SimulationConfig, onFrame?:
 		counters: counters(seconds),
 		totals: tracker.totals(),
 		servers: servers.map((server) => ({ complete: server.closeComplete === true, drain: server.drained })),
+		client,
 		checked,
 		days,
 		mismatches,

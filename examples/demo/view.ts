@@ -1,5 +1,6 @@
 import { Entry, Standing } from "../../plugins/leaderboards";
 import { count, counted } from "../../spec/gate/format";
+import { CLIENT_BOARD, ClientBoard } from "./client";
 import { Counters, Frame, LossKind, SimulationConfig, Summary, Totals, isScale } from "./simulation";
 
 /** Lines the demo prints outside the live view (piped lines, the summary) fit this many columns. */
@@ -301,6 +302,28 @@ function serverLine(name: string, server: Summary["servers"][number]): string {
 	return `${name}: closed ${server.complete ? "within" : "past"} the close budget; drain ${drain.Complete ? "complete" : `incomplete (${drain.Error})`}, ${count(drain.Remaining)} remaining, ${count(drain.Failed)} failed`;
 }
 
+/** One client's board: what the spectator's client held of Kills, and whether it is server 1's page. */
+export function clientLines(client: ClientBoard): string[] {
+	const page = client.same ? "server 1's last page" : "NOT server 1's last page";
+	const lines = wrap(
+		`a client on server 1: ${count(client.received)} bytes in ${count(client.events)} events, ${page}:`,
+	);
+	if (client.rows.isEmpty()) return [...lines, `  ${CLIENT_BOARD}: no rows yet`];
+	// A row is never broken: those that do not fit go on the next line, under the first.
+	let line = `  ${CLIENT_BOARD}`;
+	const indent = string.rep(" ", line.size());
+	for (const row of client.rows) {
+		const text = `${row.Rank}. ${row.DisplayName ?? row.Key} ${count(row.Value)}`;
+		if (line !== indent && width(`${line}   ${text}`) > COLUMNS) {
+			lines.push(line);
+			line = indent;
+		}
+		line = clip(`${line}   ${text}`, COLUMNS);
+	}
+	lines.push(line);
+	return lines;
+}
+
 // Servers named one by one in the summary at most; past it, one line for all and the ones in trouble.
 const NAMED_SERVERS = 8;
 
@@ -326,6 +349,7 @@ export function summaryLines(summary: Summary): string[] {
 		});
 		if (troubled.size() > named) lines.push(`  and ${count(troubled.size() - named)} more`);
 	}
+	if (summary.client) for (const line of clientLines(summary.client)) lines.push(line);
 	const lost = summary.mismatches.size();
 	lines.push(
 		`model check: ${count(summary.checked)} values expected, ${count(summary.checked - lost)} on the boards, ${count(lost)} missing`,

@@ -55,6 +55,8 @@ export {
 	writeThrough,
 } from "./core/rules";
 export { isThrottle } from "./core/store";
+// A write carried to the store with every promise a Flusher keeps (stage API 2.1).
+export { StoreWrite } from "./core/storeWrite";
 export { Warnings, shown } from "./core/warnings";
 export { isBetter } from "./core/merge/rule";
 export { periodAt, periodNamed, previousPeriod, secondsUntilRoll, storageName } from "./core/periods";

@@ -39,6 +39,18 @@ describeGate("the demo's simulation", () => {
 				`OK: every expected value is stored (${summary.checked} of ${summary.checked})`,
 			);
 			expect(summary.losses).toEqual([]);
+			// One client's board: a spectator's client on server 1 holds the top 3 of Kills, the page server 1
+			// published last, and the summary shows them.
+			const client = summary.client!;
+			expect(client.same).toBe(true);
+			expect(client.rows.map((row) => row.Rank)).toEqual([1, 2, 3]);
+			expect(client.rows.every((row) => row.DisplayName === `P${tonumber(row.Key)! - 10_000}`)).toBe(true);
+			expect(client.received).toBeGreaterThan(0);
+			const shown = `${client.rows.map((row) => `${row.Rank}. ${row.DisplayName} ${row.Value}`).join("   ")}`;
+			expect(lines).toContain(
+				`a client on server 1: ${client.received} bytes in ${client.events} events, server 1's last page:`,
+			);
+			expect(lines).toContain(`  Kills   ${shown}`);
 			// The run crosses a midnight UTC: the daily board rolled, and both days' kill counts are exact.
 			expect(summary.days).toEqual(["2026-12-06", "2026-12-07"]);
 			// At a published game's request latency, with requests overlapping.

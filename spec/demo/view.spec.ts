@@ -162,6 +162,8 @@ describeGate("the demo's live view", () => {
 			// Every server wrote its players' scores: the shared pages were read and refreshed.
 			expect(summary.totals.pageRefreshes).toBeGreaterThan(0);
 			expect(summary.totals.lists).toBeGreaterThan(0);
+			// The scale view shows no server's boards, and so no client's.
+			expect(summary.client).toBe(undefined);
 			expectWithin80(plainLines(config, frame));
 			expectWithin80(summaryLines(summary));
 		},
@@ -254,6 +256,35 @@ describe("the demo's closing lines", () => {
 		expect(
 			lines.some((line) => line === "  (best scores, and daily kill counts for 2026-12-06 and 2026-12-07)"),
 		).toBe(true);
+	});
+
+	it("show one client's board within 80 columns: long names and values wrap, a stale page is named", () => {
+		const name = "AVeryLongDisplayName";
+		const lines = summaryLines(
+			summaryOf({
+				client: {
+					rows: [1, 2, 3].map((rank) => ({ Rank: rank, Key: `${rank}`, Value: 1e12, DisplayName: name })),
+					same: false,
+					received: 123_456_789,
+					events: 1_234_567,
+				},
+			}),
+		);
+		expectWithin80(lines);
+		const start = lines.findIndex((line) => line.sub(1, 21) === "a client on server 1:");
+		// A row is never broken: each that does not fit goes under the first.
+		expect(lines.filter((_, index) => index >= start && index <= start + 4)).toEqual([
+			"a client on server 1: 123,456,789 bytes in 1,234,567 events, NOT server 1's last",
+			"  page:",
+			`  Kills   1. ${name} 1,000,000,000,000`,
+			`          2. ${name} 1,000,000,000,000`,
+			`          3. ${name} 1,000,000,000,000`,
+		]);
+		// Before anyone scores, the client holds no rows, and says so.
+		const empty = summaryLines(summaryOf({ client: { rows: [], same: true, received: 60, events: 1 } }));
+		expect(empty).toContain("  Kills: no rows yet");
+		// A run without a client (the scale view) shows none.
+		expect(summaryLines(summaryOf({})).some((line) => line.find("a client", 1, true)[0] !== undefined)).toBe(false);
 	});
 
 	it("name no day when nobody scored (no empty date)", () => {

@@ -112,7 +112,6 @@ function readValue(flag, text) {
 	}
 	const pattern = kind === "integer" ? /^\d+$/ : /^(\d+|\d*\.\d+)$/;
 	const value = pattern.test(text) ? Number(text) : undefined;
-	const count = (n) => n.toLocaleString("en-US", { maximumFractionDigits: 20 });
 	const range =
 		flag.min !== undefined && flag.max !== undefined ? ` from ${count(flag.min)} to ${count(flag.max)}` : "";
 	if (value === undefined || value < (flag.min ?? -Infinity) || value > (flag.max ?? Infinity))
@@ -122,26 +121,57 @@ function readValue(flag, text) {
 	return { value };
 }
 
+// A count as the programs print it (spec/gate/format.ts): 1,000 and 0.1.
+const count = (n) => n.toLocaleString("en-US", { maximumFractionDigits: 20 });
+
 // The usage fits this many columns: a flag's help wraps under itself.
 const COLUMNS = 80;
 const HELP_AT = 20;
 
+/**
+ * `text` in lines within `columns` (80), broken at spaces (a word longer than a line keeps its
+ * own): the first line starts with `lead`, the others with `indent`.
+ */
+export function wrap(text, lead = "", indent = "  ", columns = COLUMNS) {
+	const lines = [];
+	let line = lead;
+	let fresh = true;
+	for (const word of text.split(" ")) {
+		if (!fresh && line.length + 1 + word.length > columns) {
+			lines.push(line);
+			line = `${indent}${word}`;
+		} else line = fresh ? line + word : `${line} ${word}`;
+		fresh = false;
+	}
+	lines.push(line);
+	return lines;
+}
+
 /** The --help text of `flags`, every line within 80 columns. */
 export function usage(synopsis, about, flags) {
 	const lines = [`usage: ${synopsis}`, "", ...about, ""];
-	const row = (left, help) => {
-		let line = `${left}${" ".repeat(Math.max(1, HELP_AT - left.length))}`;
-		let fresh = true;
-		for (const word of help.split(" ")) {
-			if (!fresh && line.length + 1 + word.length > COLUMNS) {
-				lines.push(line);
-				line = `${" ".repeat(HELP_AT)}${word}`;
-			} else line = fresh ? line + word : `${line} ${word}`;
-			fresh = false;
-		}
-		lines.push(line);
-	};
+	const row = (left, help) =>
+		lines.push(...wrap(help, `${left}${" ".repeat(Math.max(1, HELP_AT - left.length))}`, " ".repeat(HELP_AT)));
 	for (const flag of flags) row(`  --${flag.name}${flag.value ? ` ${flag.value}` : ""}`, flag.help);
 	row("  --help, -h", "this text");
 	return lines.join("\n");
+}
+
+/**
+ * A gate program's --help (bench, demo, soak: a Command of spec/gate/command.ts) as its usage()
+ * prints it, each flag's choices, range and default after its help, so the gate answers --help
+ * without building (.ci/command.mjs checks the two texts are the same).
+ */
+export function commandUsage(command) {
+	const flags = command.flags.map((flag) => {
+		const choices = flag.choices ? ` (${flag.choices.join(" or ")})` : "";
+		const range =
+			flag.min !== undefined && flag.max !== undefined ? `, ${count(flag.min)} to ${count(flag.max)}` : "";
+		const fallback =
+			flag.fallback === undefined
+				? ""
+				: ` (default ${typeof flag.fallback === "number" ? count(flag.fallback) : flag.fallback})`;
+		return { ...flag, help: `${flag.help}${choices}${range}${fallback}` };
+	});
+	return usage(`${command.invocation} [options]`, command.about, flags);
 }

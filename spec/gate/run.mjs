@@ -27,7 +27,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parse, parseCommand, usage } from "./command.mjs";
+import { commandUsage, parse, parseCommand, usage, wrap } from "./command.mjs";
 import { createFront } from "./front.mjs";
 import { SUMMARY, exactly, specFiles } from "./specfiles.mjs";
 import { raiseHeap } from "./heap.mjs";
@@ -197,10 +197,15 @@ function build() {
 }
 
 // A --main program's arguments, read by its command line (--command FILE) before the build, so a
-// misspelt flag is refused at once rather than after the build: exit 2, as the program would.
+// misspelt flag is refused at once rather than after the build: exit 2, as the program would;
+// --help prints the program's usage without building (a fresh clone has no out/ yet).
 function checkArgs(file, args) {
 	const command = JSON.parse(readFileSync(resolve(projectDir, file), "utf8"));
-	const { problem } = parseCommand(command, args);
+	const { problem, help } = parseCommand(command, args);
+	if (help) {
+		process.stdout.write(`${commandUsage(command)}\n`);
+		process.exit(0);
+	}
 	if (!problem) return;
 	process.stderr.write(`${command.program}: ${problem}\n${command.invocation} --help lists the options\n`);
 	process.exit(2);
@@ -335,7 +340,7 @@ function selfCheck() {
 		);
 		process.exit(1);
 	}
-	process.stdout.write("gate self-check: a failing spec fails the run (exit 1, failure printed, wall time shown)\n");
+	checked("a failing spec fails the run (exit 1, failure printed, wall time shown)");
 	// Four spec files in one run: none may find an earlier file's sandbox alive.
 	const released = spawnSync(
 		process.execPath,
@@ -348,7 +353,7 @@ function selfCheck() {
 		);
 		process.exit(1);
 	}
-	process.stdout.write("gate self-check: a finished spec file's sandbox is reclaimed (4 files)\n");
+	checked("a finished spec file's sandbox is reclaimed (4 files)");
 	// luau-web's debug text on C's stdout (stdout.mjs) must not be kept: 1e6 getmetatable calls kept 185 MB.
 	const quiet = spawnSync(
 		process.execPath,
@@ -362,9 +367,12 @@ function selfCheck() {
 		);
 		process.exit(1);
 	}
-	process.stdout.write(
-		`gate self-check: luau-web's debug text is dropped (${heapUsed} MB kept after 1e6 getmetatable calls)\n`,
-	);
+	checked(`luau-web's debug text is dropped (${heapUsed} MB kept after 1e6 getmetatable calls)`);
+}
+
+// A self-check passed, within 80 columns.
+function checked(what) {
+	process.stdout.write(`${wrap(`gate self-check: ${what}`).join("\n")}\n`);
 }
 
 // jest's summary lines of one worker, which the run's own summary replaces.

@@ -99,6 +99,25 @@ describe("Timers", () => {
 		expect(runs).toBe(1);
 	});
 
+	it("sleep waits on the Scheduler; destroy cancels a sleep under way and every later one at once", () => {
+		const { scheduler, timers } = setup();
+		const started = os.clock();
+		expect(timers.sleep(2).await()[0]).toBe(true);
+		expect(os.clock() - started).toBe(2);
+		const woke = new Array<boolean>();
+		task.spawn(() => woke.push(timers.sleep(30).await()[0]));
+		task.wait(1);
+		expect(scheduler.pending()).toBe(1);
+		timers.destroy();
+		// The waiter goes on at the close, told its wait was cancelled; no deadline stays armed.
+		expect(woke).toEqual([false]);
+		expect(scheduler.pending()).toBe(0);
+		const later = os.clock();
+		expect(timers.sleep(5).await()[0]).toBe(false);
+		expect(os.clock()).toBe(later);
+		expect(scheduler.pending()).toBe(0);
+	});
+
 	it("arms at the priority it was made with", () => {
 		const scheduler = new Scheduler();
 		const order = new Array<string>();

@@ -87,6 +87,27 @@ describeGate("WorldBoard and ListBoard: boards players see, mounted in one call"
 		]);
 	});
 
+	it("world boards in one PlayerGui never share a name: Leaderboard, then the board's name, then a number", () => {
+		const { client, entry } = setup([["1", 50]])[0];
+		const wall = wallOf(client);
+		const mount = (board: string, face: Enum.NormalId) =>
+			entry.WorldBoard.mount(wall, { Board: board, Face: face });
+		const first = mount("Kills", Enum.NormalId.Front);
+		const named = [mount("Wins", Enum.NormalId.Front), mount("Kills", Enum.NormalId.Back)];
+		named.push(mount("Kills", Enum.NormalId.Top));
+		// The first keeps "Leaderboard", the name docs/boards-players-see.md shows and its example's spec finds.
+		const guiOf = (board: { Frame: GuiObject }) => board.Frame.Parent as SurfaceGui;
+		expect(
+			[first, ...named].map((board) => `${guiOf(board).Name} ${board.Frame.Name} ${guiOf(board).Face.Name}`),
+		).toEqual(["Leaderboard Kills Front", "Wins Wins Front", "Kills Kills Back", "Kills2 Kills Top"]);
+		const playerGui = client.localPlayer.FindFirstChild("PlayerGui")!;
+		expect(playerGui.FindFirstChild("Kills")).toBe(guiOf(named[1]));
+		// A name freed by destroy() is taken again.
+		first.destroy();
+		expect(guiOf(mount("Kills", Enum.NormalId.Left)).Name).toBe("Leaderboard");
+		expect(playerGui.GetChildren().size()).toBe(4);
+	});
+
 	it("a submit that changes the top re-renders every mounted board within 1 s of the server's Updated", () => {
 		const each = setup([
 			["1", 50],

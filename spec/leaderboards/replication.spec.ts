@@ -219,6 +219,13 @@ describeGate("Replicator: boards players see", () => {
 		task.wait(1);
 		expect(observed[2]).toEqual(["1.4=60", "2.1=50", "3.2=40"]);
 		connection.Disconnect();
+		connection.Disconnect();
+		boards!.submit("Kills", "5", 70);
+		boards!.flushNow();
+		refresh();
+		task.wait(1);
+		expect(LeaderboardsClient.rows("Kills")[0].Key).toBe("5");
+		expect(observed.size()).toBe(3);
 		expect(() => LeaderboardsClient.rows(5 as never)).toThrow(
 			"LeaderboardsClient.rows: board must be a board's name (got 5)",
 		);

@@ -70,13 +70,15 @@ function soak(gate: HeadlessGate, seeds: number, from: number, json: boolean): n
 				if (drain.faulted) faulted += 1;
 			}
 		}
+		// Lines within 80 columns: the verdict and time first, what the seeds exercised under it.
 		gate.write(
-			`soak: ${counted(reports.size(), "run")} (seeds ${from}..${from + seeds - 1}), ${count(failed)} failed; ` +
-				`${counted(accepted, "accepted submit")}, ${counted(incomplete, "incomplete drain")} (each within Remaining), ` +
-				`${count(faulted)} under a write fault; ` +
-				`${counted(erasures, "erasure")}, ${counted(kills, "server")} killed, ${counted(handlerRuns, "period handler run")}, ` +
-				`${count(midErasure)} closed mid-erasure; ` +
-				`${string.format("%.1f", seconds)} s wall`,
+			[
+				`soak: ${counted(reports.size(), "run")} (seeds ${from}..${from + seeds - 1}), ${count(failed)} failed; ` +
+					`${string.format("%.1f", seconds)} s wall`,
+				`  ${counted(accepted, "accepted submit")}; ${counted(erasures, "erasure")}, ${count(midErasure)} closed mid-erasure`,
+				`  ${counted(incomplete, "incomplete drain")} (each within Remaining), ${count(faulted)} under a write fault`,
+				`  ${counted(kills, "server")} killed, ${counted(handlerRuns, "period handler run")}`,
+			].join("\n"),
 		);
 	}
 	return failed > 0 ? 1 : 0;

@@ -80,6 +80,25 @@ function methodParameters(member: string): number | undefined {
 	return count - 1;
 }
 
+// A field that is not a method takes no self anywhere in its type: an inline table's method would name the
+// type holding the field as its self, a type the table is not (.ci/luau-types.mjs refuses to write one).
+function strayingSelf(blocks: Map<string, LuauMember[]>): string[] {
+	const strays = new Array<string>();
+	for (const [name, members] of blocks)
+		for (const member of members)
+			if (methodParameters(member.text) === undefined && member.text.find("self:", 1, true)[0] !== undefined)
+				strays.push(`${name}.${member.name}: ${member.text}`);
+	return strays;
+}
+
+// Each block's members as the TypeScript surface lists them: name, optional, method and parameters.
+function membersOf(block: LuauMember[]): DeclaredMember[] {
+	return block.map((member) => {
+		const parameters = methodParameters(member.text);
+		return { name: member.name, optional: optional(member.text), method: parameters !== undefined, parameters };
+	});
+}
+
 describeGate("Luau types shipped with the Wally package", () => {
 	afterEach(() => gate!.reset());
 
@@ -99,16 +118,7 @@ describeGate("Luau types shipped with the Wally package", () => {
 		for (const [name, members] of pairs(surface)) {
 			const block = blocks.get(name);
 			expect(`${name}: ${block !== undefined}`).toBe(`${name}: true`);
-			const luauMembers = block!.map((member) => {
-				const parameters = methodParameters(member.text);
-				return {
-					name: member.name,
-					optional: optional(member.text),
-					method: parameters !== undefined,
-					parameters,
-				};
-			});
-			expect(luauMembers).toEqual(members);
+			expect(membersOf(block!)).toEqual(members);
 		}
 		// Board names are a type parameter in TypeScript; Luau callers pass plain strings.
 		const submit = blocks.get("Leaderboards")!.find((member) => member.name === "submit")!;
@@ -116,6 +126,32 @@ describeGate("Luau types shipped with the Wally package", () => {
 		const boards = surface.Leaderboards.map((member) => member.name);
 		for (const call of ["submit", "top", "scores", "names", "flushNow", "destroy", "Stats"])
 			expect(boards).toContain(call);
+	});
+
+	it("the client's types (ClientTypes.luau) are its declarations, and observe's connection is its own type", () => {
+		const { surface, exported } = (
+			HttpService.JSONDecode(gate!.readFile("dist/checks/luau-types.json")!) as {
+				client: { surface: Record<string, DeclaredMember[]>; exported: string[] };
+			}
+		).client;
+		const text = gate!.readFile("dist/wally/src/ClientTypes.luau")!;
+		const blocks = luauBlocks(text);
+		for (const name of ["BoardsClient", "RowsConnection", "MountedBoard", "WorldBoardOptions"])
+			expect(exported).toContain(name);
+		for (const name of exported) expect(text).toMatch(`\nexport type ${name}[<%s]`);
+		for (const [name, members] of pairs(surface)) {
+			expect(`${name}: ${blocks.get(name) !== undefined}`).toBe(`${name}: true`);
+			expect(membersOf(blocks.get(name)!)).toEqual(members);
+		}
+		// Luau: local connection = Client.LeaderboardsClient.observe("Kills", fn); connection:Disconnect().
+		const observe = blocks.get("BoardsClient")!.find((member) => member.name === "observe")!;
+		expect(observe.text).toBe("(board: string, fn: RowsObserver) -> RowsConnection");
+		expect(blocks.get("RowsConnection")).toEqual([{ name: "Disconnect", text: "(self: RowsConnection) -> ()" }]);
+	});
+
+	it("no field's type takes a self, in the package's, the stage author's and the client's types", () => {
+		for (const file of ["Types", "ExtendTypes", "ClientTypes"])
+			expect(strayingSelf(luauBlocks(gate!.readFile(`dist/wally/src/${file}.luau`)!))).toEqual([]);
 	});
 
 	it("the checks catch a drifted type: a member missing, an optional lost, a method without self", () => {
@@ -126,6 +162,15 @@ describeGate("Luau types shipped with the Wally package", () => {
 		expect(members.map((member) => member.name)).toEqual(["a", "b", "end", "c"]);
 		expect(members.map((member) => optional(member.text))).toEqual([true, false, true, false]);
 		expect(members.map((member) => methodParameters(member.text))).toEqual([undefined, 2, undefined, undefined]);
+		// The drift this check was written for: observe's connection typed as an inline table whose method took
+		// BoardsClient as its self.
+		const drifted = luauBlocks(
+			"export type BoardsClient = {\n\tobserve: (board: string, fn: RowsObserver) -> ({ Disconnect: (self: BoardsClient) -> () }),\n\trows: (board: string) -> { SentRow },\n}\n",
+		);
+		expect(strayingSelf(drifted)).toEqual([
+			"BoardsClient.observe: (board: string, fn: RowsObserver) -> ({ Disconnect: (self: BoardsClient) -> () })",
+		]);
+		expect(strayingSelf(blocks)).toEqual([]);
 	});
 
 	it("the types load in strict mode, the entry re-exports them and `wally install`'s link forwards them", () => {

@@ -1,15 +1,12 @@
 import {
-	Board,
 	DrainLimits,
 	FlusherStage,
 	PendingWrite,
 	SingleFlight,
 	StageContext,
+	StoreWrite,
 	Topics,
 	WindowSummary,
-	isThrottle,
-	storeOf,
-	writeThrough,
 } from "@rbxts/leaderboards/extend";
 
 /**
@@ -20,7 +17,7 @@ import {
  * has one store), one attempt per queued key, one write at a time.
  */
 export function closeFlusher(context: StageContext): FlusherStage {
-	const { settings, stages, stats, kernel, manifest } = context;
+	const { settings, stages, kernel } = context;
 	// The last window: landed() is its work (a settled one before any window ran).
 	let last = new SingleFlight<WindowSummary | undefined>(() => undefined);
 	let writing: thread | undefined;
@@ -29,41 +26,16 @@ export function closeFlusher(context: StageContext): FlusherStage {
 	// destroy() began: a window the game started stops before its next write.
 	kernel.Bus.subscribe(Topics.Draining, () => (closing = true));
 
-	// One write as the default Flusher makes it: true when it landed.
-	const write = (board: Board, pending: PendingWrite, draining: boolean) => {
-		const storage = storeOf(pending);
-		let removed = false;
+	// One write as the default Flusher makes it (StoreWrite keeps the promises to the other stages: the
+	// manifest, the board's rule, Stats, the Queue told, records announced): true when it landed.
+	const write = (pending: PendingWrite, draining: boolean) => {
+		const call = new StoreWrite(context, pending);
 		writing = coroutine.running();
-		const [ok, result] = pcall(() => {
-			// A Reset board's period is listed in the manifest before its first write (erase() finds it).
-			if (pending.Remove !== "only" && !manifest.note(board, storage)) return false;
-			if (pending.Remove) {
-				if (board.Store.remove(storage, pending.Key) !== true) return false;
-				removed = true;
-				kernel.Bus.publish(Topics.Removed, pending.Board, pending.Key);
-				if (pending.Remove === "only") return true;
-			}
-			return writeThrough(board, pending);
-		});
+		const landed = call.send();
 		writing = undefined;
-		if (ok && result === true) {
-			stats.Written += 1;
-			// The Queue may hand the key out again.
-			kernel.Bus.publish(Topics.Settled, pending, true);
-			// A value that entered the visible top landed: the Herald tells the other servers.
-			if (pending.Record && pending.Stored !== undefined) {
-				const value = board.codecFor(pending)?.decode(pending.Stored) ?? pending.Stored;
-				kernel.Bus.publish(Topics.Record, pending.Board, pending.Key, value, board.periodOf(storage));
-			}
-			return true;
-		}
-		if (!ok && isThrottle(result)) throttled += 1;
-		stats.Failed += 1;
-		// A removal that landed is not repeated: only the value after it goes back.
-		const back = removed ? { ...pending, Remove: undefined } : pending;
-		kernel.Bus.publish(Topics.WriteFailed, back, draining);
-		kernel.Bus.publish(Topics.Settled, back, false);
-		return false;
+		if (call.throttled) throttled += 1;
+		call.settle(landed, draining);
+		return landed;
 	};
 
 	const window = (drain?: DrainLimits): WindowSummary => {
@@ -77,7 +49,7 @@ export function closeFlusher(context: StageContext): FlusherStage {
 				const pending = stages.Queue.take(name);
 				if (!pending) break;
 				summary.Attempted += 1;
-				if (write(settings.boards.get(name)!, pending, drain !== undefined)) summary.Written += 1;
+				if (write(pending, drain !== undefined)) summary.Written += 1;
 				else summary.Failed += 1;
 			}
 		}

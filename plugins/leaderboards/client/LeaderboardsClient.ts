@@ -17,10 +17,16 @@ import { messageParts, pageAfter, standingOf } from "./wire";
 /** Called with a board's rows: at once with what the client holds, then on each change. */
 export type RowsObserver = (rows: SentRow[]) => void;
 
+/** What observe() hands back (Luau: connection:Disconnect(), with a colon). */
+export interface RowsConnection {
+	/** Stops the observer: fn is called no more. Safe to call twice. */
+	Disconnect(): void;
+}
+
 /** Boards players see, on the client. B: the board names, as on the server (typed in roblox-ts). */
 export interface BoardsClient<B extends string = string> {
 	/** fn(rows) now (on its own thread) and after each change of the board's rows; Disconnect stops it. */
-	readonly observe: (board: B, fn: RowsObserver) => { Disconnect(): void };
+	readonly observe: (board: B, fn: RowsObserver) => RowsConnection;
 	/** The board's rows as the client holds them (a copy): empty until the first page arrives. */
 	readonly rows: (board: B) => SentRow[];
 	/** The player's own standing on the board: Value and Rank where the board's page holds them; nil before the first. */

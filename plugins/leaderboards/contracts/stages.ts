@@ -139,7 +139,8 @@ export interface SharedPage {
 
 /**
  * Pages: one read of a board's top page per refresh for the whole experience (a MemoryStore hash map item).
- * Answers the Reader (read) and the Eraser (erase).
+ * Hears Leaderboard.Draining (a wait for another server's refresh ends). Answers the Reader (read) and the
+ * Eraser (erase).
  */
 export interface PagesStage extends Service {
 	/** Yields. The page of a storage name, shared or read; undefined when no page could be had. */

@@ -19,3 +19,4 @@ export * from "./encodings/earliest";
 export * from "./manifest";
 export * from "./bucket";
 export * from "./visible";
+export * from "./storeWrite";

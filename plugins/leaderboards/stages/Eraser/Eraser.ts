@@ -33,10 +33,9 @@ export class Eraser implements EraserStage {
 	private readonly leased = new Map<string, Leased>();
 	// Keys to work on, in order.
 	private readonly queued = new Array<string>();
-	// The polls of the index, every POLL_SECONDS.
+	// The polls of the index (every POLL_SECONDS) and every wait of a run: stop() cancels them, so after it
+	// no poll comes and a run hands its work back at its next turn (ErasureRun), with no flag to check.
 	private readonly timers: Timers;
-	// The close began: no erasure is taken or begun, and a run under way hands its work back.
-	private stopped = false;
 
 	constructor(private readonly context: StageContext) {
 		this.timers = new Timers(context.kernel.Scheduler);
@@ -44,7 +43,8 @@ export class Eraser implements EraserStage {
 	}
 
 	start() {
-		if (this.stopped || !this.context.manifest.enabled()) return;
+		if (!this.context.manifest.enabled()) return;
+		// The first poll at once, the others on the timers the close cancels.
 		task.spawn(() => {
 			this.context.manifest.publishLayout();
 			this.poll();
@@ -53,9 +53,7 @@ export class Eraser implements EraserStage {
 	}
 
 	stop() {
-		this.stopped = true;
 		this.timers.destroy();
-		this.current?.interrupt();
 	}
 
 	handedBack(): Promise<void> {
@@ -76,8 +74,9 @@ export class Eraser implements EraserStage {
 		if (!indexed) return this.unrecorded(key, why);
 		let report: ErasureReport | undefined;
 		let taken: ErasureRecord | undefined;
-		// No erasure under way here: the same write takes the lease, so the work starts without a read.
-		const take = !this.busy && !this.stopped;
+		// No erasure under way here: the same write takes the lease, so the work starts without a read (after
+		// the close, the run hands it straight back).
+		const take = !this.busy;
 		this.recording += 1;
 		const [ok, problem] = manifest.update(recordKey(key), (old) => {
 			const record = erasureOf(old);
@@ -109,7 +108,6 @@ export class Eraser implements EraserStage {
 
 	// Pending erasures: blocked here, and worked on when nobody holds them.
 	private poll() {
-		if (this.stopped) return;
 		const [ok, value] = this.context.manifest.read(INDEX_KEY);
 		if (ok) {
 			const pending = pendingOf(value);
@@ -123,16 +121,15 @@ export class Eraser implements EraserStage {
 	// skipped until the next poll.
 	private work(keys: string[]) {
 		for (const key of keys) if (!this.elsewhere.has(key) && !this.queued.includes(key)) this.queued.push(key);
-		if (this.busy || this.queued.isEmpty() || (this.stopped && this.leased.isEmpty())) return;
+		if (this.busy || this.queued.isEmpty()) return;
 		this.busy = true;
 		task.spawn(() => {
 			while (!this.queued.isEmpty()) {
 				const key = this.queued.remove(0)!;
 				const leased = this.leased.get(key);
 				this.leased.delete(key);
-				// Stopped: only a lease erase() took as the close began runs, to hand it straight back.
-				if (this.stopped && !leased) continue;
-				const run = new ErasureRun(this.context, key, () => this.stopped, leased);
+				// After the close a run ends at its first turn: one with a lease erase() took hands it straight back.
+				const run = new ErasureRun(this.context, key, () => this.turn(), leased);
 				this.current = run;
 				const [ok, ended] = pcall(() => run.run());
 				if (!ok) log.warn(`erase ${key} errored: ${ended}`);
@@ -143,6 +140,11 @@ export class Eraser implements EraserStage {
 			this.busy = false;
 			this.wakeClose();
 		});
+	}
+
+	// A run's turn on the stage's timers: false once stop() came (the run hands its work back).
+	private turn(seconds = 0): boolean {
+		return this.timers.sleep(math.max(seconds, 0)).await()[0];
 	}
 
 	// Nothing under way: a close waiting on handedBack() goes on.

@@ -1,4 +1,4 @@
-import { Logger, Priority, join, sleep, within } from "../../../../kernel";
+import { Logger, join, within } from "../../../../kernel";
 import { CONTRACT, ErasureRecord, StageContext, Topics } from "../../contracts";
 import { landingSeconds, leaseFree } from "../../core";
 import { INDEX_KEY, erasureOf, indexWith, recordKey, reportOf, unplanned } from "./record";
@@ -45,26 +45,33 @@ export interface Leased {
  * the lease), then sweeps: once every server has blocked the key (one poll) and every write in
  * flight then has landed or been given up on, it removes the key again from the stores such a write
  * could reach (all-time boards, periods ending after SWEEP_BACK_SECONDS before the request). Then the
- * record is done and the key leaves the index. Stopped (destroy()), it hands the work back: the record
- * keeps its progress and any server resumes it.
+ * record is done and the key leaves the index. Each remove and each wait is a turn on the stage's timers
+ * (`turn`): once destroy() cancelled them, the run hands the work back at its next turn (the record keeps
+ * its progress and any server resumes it), so nothing is removed or written after the close but that.
  */
 export class ErasureRun {
 	private record!: ErasureRecord;
 	private renewed = 0;
 	private lost = false;
 	private planned = true;
-	private sleeping?: Promise<void>;
 
 	constructor(
 		private readonly context: StageContext,
 		readonly key: string,
-		private readonly stopped: () => boolean,
+		/** Waits `seconds` (none: the Scheduler's next step) on the stage's timers; false once the close came. */
+		private readonly turn: (seconds?: number) => boolean,
 		/** The record as erase() wrote it with this server's lease, and the stores it listed: no read to begin. */
 		private readonly taken?: Leased,
 	) {}
 
 	/** Yields until the erasure is done, handed back, or found held by another server. */
 	run(): RunEnd {
+		// Begun after the close: a lease erase() took goes straight back, and nothing else is done.
+		if (!this.turn()) {
+			if (!this.taken) return "handed back";
+			this.hold(this.taken.record);
+			return this.handBack();
+		}
 		const lease = this.taken ? this.hold(this.taken.record) : this.lease();
 		if (lease === "done") return this.indexed();
 		if (lease === "busy") return "busy";
@@ -153,8 +160,7 @@ export class ErasureRun {
 	private removeFrom(target: Target): boolean {
 		const { kernel, settings } = this.context;
 		const store = target.board.Store;
-		for (;;) {
-			if (this.stopped() || !this.checkpoint()) return false;
+		for (let wait = 0; this.turn(wait) && this.checkpoint(); wait = REMOVE_RETRY_SECONDS) {
 			const budget = store.removeBudget();
 			if (budget === undefined || budget > REMOVE_RESERVE) {
 				const call = within(kernel.Scheduler, settings.RequestSeconds, () =>
@@ -162,18 +168,17 @@ export class ErasureRun {
 				);
 				if (call.ok && call.value === true) return true;
 			}
-			this.wait(REMOVE_RETRY_SECONDS);
 		}
+		return false;
 	}
 
 	// Once every server blocks the key and its writes in flight resolved: the stores they could reach, again.
 	private sweep(): boolean {
 		const { settings, manifest } = this.context;
-		const at = this.record.Requested + POLL_SECONDS + landingSeconds(settings);
-		while (this.now() < at + SWEEP_MARGIN) {
-			if (this.stopped() || !this.checkpoint()) return false;
-			this.wait(math.min(PROGRESS_SECONDS, at + SWEEP_MARGIN - this.now()));
-		}
+		const at = this.record.Requested + POLL_SECONDS + landingSeconds(settings) + SWEEP_MARGIN;
+		if (!this.turn()) return false;
+		while (this.now() < at)
+			if (!this.checkpoint() || !this.turn(math.min(PROGRESS_SECONDS, at - this.now()))) return false;
 		const targets = targetsOf(manifest, settings);
 		if (!targets) return false;
 		const since = this.record.Requested - SWEEP_BACK_SECONDS;
@@ -224,17 +229,5 @@ export class ErasureRun {
 			if (answer.settled && answer.ok && answer.value === true) break;
 		}
 		return "handed back";
-	}
-
-	/** Wakes the run from a wait (destroy()): it sees it is stopped and hands the work back. */
-	interrupt() {
-		this.sleeping?.cancel();
-	}
-
-	private wait(seconds: number) {
-		if (this.stopped()) return;
-		this.sleeping = sleep(this.context.kernel.Scheduler, math.max(seconds, 0), Priority.Background);
-		this.sleeping.await();
-		this.sleeping = undefined;
 	}
 }

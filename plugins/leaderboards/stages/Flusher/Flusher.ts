@@ -1,10 +1,9 @@
 import { Priority, sleep, within } from "../../../../kernel";
 import { DrainLimits, FlusherStage, PendingWrite, StageContext, Topics, WindowSummary } from "../../contracts";
-import { storeOf } from "../../core";
-import { Flight, Flights } from "./flights";
+import { StoreWrite } from "../../core";
+import { Flights } from "./flights";
 import { Pacing } from "./pacing";
 import { Walk } from "./walk";
-import { writeOnce } from "./write";
 
 // How a write went: landed, failed, or failed because the store refused it for its request budget.
 type Outcome = "landed" | "failed" | "throttled";
@@ -233,17 +232,11 @@ export class Flusher implements FlusherStage {
 	private launch(write: PendingWrite, draining: boolean, resolved: (outcome: Outcome) => void) {
 		const { settings, kernel } = this.context;
 		const flight = this.flights.start();
-		let removed = false;
-		let throttled = false;
+		const call = new StoreWrite(this.context, write);
 		task.spawn(() => {
 			const outcome = within(kernel.Scheduler, settings.RequestSeconds, () => {
 				flight.thread = coroutine.running();
-				const landed = writeOnce(
-					this.context,
-					write,
-					() => (removed = true),
-					() => (throttled = true),
-				);
+				const landed = call.send();
 				this.flights.returned(flight, write, landed);
 				return landed;
 			});
@@ -251,43 +244,14 @@ export class Flusher implements FlusherStage {
 			// The value is back in the queue before the write stops counting as in
 			// flight, so a drain never sees it in neither.
 			try {
-				if (succeeded) this.landedWrite(write);
-				// A removal that landed is not repeated: only the value after it is retried.
-				else {
-					const restored = removed ? { ...write, Remove: undefined } : write;
-					this.failedWrite(flight, write, restored, draining, outcome.settled);
-				}
+				const restored = call.settle(succeeded, draining, outcome.settled);
+				// Past RequestSeconds: its key stays held until the call returns or is given up on.
+				if (restored && !outcome.settled) this.flights.hold(flight, write, restored, this.disarmed);
 			} finally {
 				this.flights.resolved();
-				resolved(succeeded ? "landed" : throttled ? "throttled" : "failed");
+				resolved(succeeded ? "landed" : call.throttled ? "throttled" : "failed");
 			}
 		});
-	}
-
-	private landedWrite(write: PendingWrite) {
-		const { stats, settings, kernel } = this.context;
-		stats.Written += 1;
-		kernel.Bus.publish(Topics.Settled, write, true);
-		if (!write.Record || write.Stored === undefined) return;
-		const board = settings.boards.get(write.Board)!;
-		// Stored is as the store holds it: the game's number is its decoding.
-		const value = board.codecFor(write)?.decode(write.Stored) ?? write.Stored;
-		kernel.Bus.publish(Topics.Record, write.Board, write.Key, value, board.periodOf(storeOf(write)));
-	}
-
-	// A failed write's value goes back to the queue; one past RequestSeconds keeps its key held.
-	private failedWrite(
-		flight: Flight,
-		write: PendingWrite,
-		restored: PendingWrite,
-		draining: boolean,
-		returned: boolean,
-	) {
-		const { stats, kernel } = this.context;
-		stats.Failed += 1;
-		kernel.Bus.publish(Topics.WriteFailed, restored, draining);
-		if (returned) kernel.Bus.publish(Topics.Settled, restored, false);
-		else this.flights.hold(flight, write, restored, this.disarmed);
 	}
 
 	// A key was released: a window comes FlushSeconds later if none is due.

@@ -1,5 +1,6 @@
 import { HttpService } from "@rbxts/services";
-import { Board, PagesStage, SharedPage, StageContext } from "../../contracts";
+import { Priority, Timers } from "../../../../kernel";
+import { Board, PagesStage, SharedPage, StageContext, Topics } from "../../contracts";
 import { Warnings, experienceTime, heldElsewhere, isUpdateConflict } from "../../core";
 import { eraseFromPages } from "./erase";
 import { PageItem, itemOf, pageKey, refreshed, rowsOf } from "./item";
@@ -36,8 +37,17 @@ export class Pages implements PagesStage {
 	private map?: MemoryStoreHashMap;
 	// MemoryStore down warns once ("failing"), not once a read, until it answers again.
 	private readonly warnings = new Warnings();
+	// A wait for another server's refresh: the close (Leaderboard.Draining, stop()) ends it.
+	private readonly timers: Timers;
 
-	constructor(private readonly context: StageContext) {}
+	constructor(private readonly context: StageContext) {
+		this.timers = new Timers(context.kernel.Scheduler, Priority.Normal);
+		context.kernel.Bus.subscribe(Topics.Draining, () => this.stop());
+	}
+
+	stop() {
+		this.timers.destroy();
+	}
 
 	read(board: Board, store: string, count: number): SharedPage | undefined {
 		const map = this.mapFor(board);
@@ -59,7 +69,15 @@ export class Pages implements PagesStage {
 		// Another server refreshes the page now: this server keeps the page it has, or with none waits for that one.
 		const page = item && this.pageOf(item, count);
 		if (page) return page;
-		const joined = joinRefresh(map, key, this.id, experienceTime, kernel.Scheduler, deadline);
+		const joined = joinRefresh(
+			map,
+			key,
+			this.id,
+			experienceTime,
+			kernel.Scheduler,
+			deadline,
+			(seconds) => this.timers.sleep(seconds).await()[0],
+		);
 		return joined && this.pageOf(joined, count);
 	}
 

@@ -1,4 +1,4 @@
-import { Priority, Scheduler, sleep } from "../../../../kernel";
+import { Scheduler } from "../../../../kernel";
 import { heldElsewhere } from "../../core";
 import { PageItem, itemOf } from "./item";
 
@@ -9,7 +9,8 @@ export const JOIN_POLL_SECONDS = 0.5;
  * Yields. The page another server's refresh writes, for a server that has none (the design document: the
  * first caller starts one read and every concurrent caller waits on it). Asks the item every
  * JOIN_POLL_SECONDS until it holds rows; undefined at `deadline` (the scheduler's clock), when the holder's
- * lease ran out unwritten (the next top() refreshes), or when MemoryStore failed.
+ * lease ran out unwritten (the next top() refreshes), when MemoryStore failed, or when `pause` (a wait the
+ * stage's close cancels) gives false.
  */
 export function joinRefresh(
 	map: MemoryStoreHashMap,
@@ -18,9 +19,10 @@ export function joinRefresh(
 	now: () => number,
 	scheduler: Scheduler,
 	deadline: number,
+	pause: (seconds: number) => boolean,
 ): PageItem | undefined {
 	while (scheduler.now() + JOIN_POLL_SECONDS <= deadline) {
-		sleep(scheduler, JOIN_POLL_SECONDS, Priority.Normal).await();
+		if (!pause(JOIN_POLL_SECONDS)) return undefined;
 		const [ok, value] = pcall(() => map.GetAsync(key));
 		if (!ok) return undefined;
 		const item = itemOf(value);

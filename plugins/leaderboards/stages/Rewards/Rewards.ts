@@ -18,20 +18,19 @@ export const JITTER_SECONDS = 5;
  * Count, read SettleSeconds after the period's end. Every server arms a timer for the roll; at start
  * each also checks the board's last CATCH_UP written periods, so a period that ended while the game was
  * empty (or whose runner died) runs when a server starts. A period leased by another server, or backing
- * off after an error, is checked again when its time runs out. destroy() stops the timers; a lease whose
- * handler has not begun goes back at once; a running handler keeps its lease until it returns.
+ * off after an error, is checked again when its time runs out. Every check takes its turn on the stage's
+ * timers, which destroy() cancels: no check begins after it, a lease whose handler has not begun goes back
+ * at once, and a running handler keeps its lease until it returns.
  */
 export class Rewards implements RewardsStage {
 	readonly Name = "Leaderboards.Rewards";
 	private readonly registrations = new Map<string, Registration>();
-	// Armed checks, by board (its next roll) and by board@period (a recheck).
+	// Armed checks, by board (its next roll) and by board@period (a recheck), and each check's turn.
 	private readonly timers: Timers;
 	private readonly random = new Random();
 	// Periods this server is checking now: a second check would pass its own lease (leaseFree lets a holder in).
 	private readonly checking = new Set<string>();
 	private started = false;
-	// The close began: no period run begins, and one that has leased hands its lease back.
-	private stopped = false;
 
 	constructor(private readonly context: StageContext) {
 		this.timers = new Timers(context.kernel.Scheduler);
@@ -56,7 +55,7 @@ export class Rewards implements RewardsStage {
 		if (this.registrations.has(board)) fail(`already has a handler for ${board}`);
 		const registration = { board: config!, handler, count, settle };
 		this.registrations.set(board, registration);
-		if (this.started && !this.stopped) this.watch(registration);
+		if (this.started) this.watch(registration);
 	}
 
 	start() {
@@ -65,12 +64,11 @@ export class Rewards implements RewardsStage {
 	}
 
 	stop() {
-		this.stopped = true;
 		this.timers.destroy();
 	}
 
 	private watch(registration: Registration) {
-		task.spawn(() => this.catchUp(registration));
+		this.timers.arm(`${registration.board.Name}#catchUp`, 0, () => this.catchUp(registration));
 		this.armRoll(registration);
 	}
 
@@ -100,7 +98,6 @@ export class Rewards implements RewardsStage {
 
 	// Checks one ended period (yields, through its handler when this server runs it); true when it is done.
 	private check(registration: Registration, id: string): boolean {
-		if (this.stopped) return false;
 		const { manifest } = this.context;
 		const period = periodNamed(registration.board.Period!, id)!;
 		const name = `${registration.board.Name}@${id}`;
@@ -111,7 +108,8 @@ export class Rewards implements RewardsStage {
 		}
 		if (this.checking.has(name)) return false;
 		this.checking.add(name);
-		const [ok, outcome] = pcall(() => new PeriodRun(this.context, registration, period, () => this.stopped).run());
+		const turn = () => this.timers.sleep(0).await()[0];
+		const [ok, outcome] = pcall(() => new PeriodRun(this.context, registration, period, turn).run());
 		this.checking.delete(name);
 		if (!ok) error(outcome, 0);
 		if (outcome.kind === "done") return true;

@@ -51,7 +51,8 @@ export class PeriodRun {
 		private readonly context: StageContext,
 		private readonly registration: Registration,
 		private readonly period: Period,
-		private readonly stopped: () => boolean,
+		/** A turn on the stage's timers (the Scheduler's next step); false once destroy() cancelled them. */
+		private readonly turn: () => boolean,
 	) {
 		this.key = CONTRACT.Names.Keys.Rewards + registration.board.storageFor(period.Id);
 	}
@@ -59,6 +60,8 @@ export class PeriodRun {
 	/** Yields, through the handler when this server runs it. */
 	run(): Outcome {
 		const { manifest } = this.context;
+		// After the close no check begins: it is left for another server (or this one's next start).
+		if (!this.turn()) return this.later(0);
 		const now = manifest.now();
 		const [ok, value] = manifest.read(this.key);
 		if (!ok) return this.later(RETRY_SECONDS);
@@ -69,7 +72,7 @@ export class PeriodRun {
 		if (!found && !manifest.periods(this.registration.board)?.includes(this.period.Id)) return DONE;
 		if (!this.lease()) return this.later(REWARD_LEASE_SECONDS);
 		// destroy() meanwhile: the period goes back at once, for another server.
-		if (this.stopped()) return this.release(manifest.now(), undefined, true);
+		if (!this.turn()) return this.release(manifest.now(), undefined, true);
 		const standings = this.standings();
 		if (!standings) return this.release(manifest.now() + RETRY_SECONDS, undefined, true);
 		return this.call(standings);
