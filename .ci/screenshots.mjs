@@ -1,17 +1,22 @@
 // A look at the built docs site as a reader sees it: builds it (vitepress), serves the build on
-// loopback and has headless Chromium (Debian's package: apt-get install chromium) take screenshots of
-// the home page and the API reference into docs/screenshots/ (not in git), each at a desktop's 1280 px
-// and a phone's 390 px (name-1280.png, name-390.png). `npm run docs:shots`.
-import { spawn, spawnSync } from "node:child_process";
-import { createReadStream, existsSync, mkdirSync, statSync } from "node:fs";
+// loopback and has headless Chromium (Debian's package: apt-get install chromium) lay out every docs
+// page at a phone's 390 px and a desktop's 1280 px and fail naming each page wider than that (the
+// page itself would scroll sideways; a table may scroll inside its own box, which is counted), then take screenshots of the home page, the API reference and its Bus topics table into
+// docs/screenshots/ (not in git), each at a desktop's 1280 px and a phone's 390 px (name-1280.png,
+// name-390.png).
+// The viewport is emulated (.ci/chromium.mjs), so 390 px is a true phone layout. `npm run docs:shots`.
+import { spawnSync } from "node:child_process";
+import { createReadStream, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { extname, join, resolve } from "node:path";
+import { browserPath, launch } from "./chromium.mjs";
 
 const root = resolve(new URL("..", import.meta.url).pathname);
 const site = join(root, "docs/.vitepress/dist");
 const out = join(root, "docs/screenshots");
-const browser = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((path) => existsSync(path));
-if (!browser) {
+const PHONE = [390, 844];
+const DESKTOP = [1280, 900];
+if (!browserPath) {
 	console.error("docs:shots: no Chromium (apt-get install chromium), so no screenshots were taken");
 	process.exit(2);
 }
@@ -32,49 +37,48 @@ const server = createServer((request, response) => {
 	response.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" });
 	createReadStream(file).pipe(response);
 });
-// Chromium runs as a child while this process serves it (a synchronous spawn would block the server).
-function screenshot(url, file, [width, height]) {
-	return new Promise((done) => {
-		const child = spawn(browser, [
-			"--headless",
-			"--no-sandbox",
-			"--disable-gpu",
-			"--disable-background-networking",
-			"--disable-component-update",
-			"--no-first-run",
-			`--user-data-dir=${join(out, ".profile")}`,
-			`--window-size=${width},${height}`,
-			`--screenshot=${file}`,
-			url,
-		]);
-		let errors = "";
-		child.stderr.on("data", (chunk) => (errors += chunk));
-		const timer = setTimeout(() => child.kill(), 60_000);
-		child.on("close", (code) => {
-			clearTimeout(timer);
-			done(code === 0 && existsSync(file) ? undefined : errors);
-		});
-	});
-}
+const pages = readdirSync(join(root, "docs"))
+	.filter((name) => name.endsWith(".md"))
+	.map((name) => (name === "index.md" ? "/" : `/${name.slice(0, -3)}`));
 
 server.listen(0, "127.0.0.1", async () => {
-	const { port } = server.address();
+	const site = `http://127.0.0.1:${server.address().port}`;
 	mkdirSync(out, { recursive: true });
-	for (const [name, path] of [
-		["home", "/"],
-		["reference", "/reference"],
-	])
-		for (const size of [
-			[1280, 900],
-			[390, 844],
-		]) {
-			const file = `${name}-${size[0]}.png`;
-			const problem = await screenshot(`http://127.0.0.1:${port}${path}`, join(out, file), size);
-			if (problem === undefined) console.log(`docs:shots: ${path} at ${size[0]} px -> docs/screenshots/${file}`);
-			else {
-				console.error(`docs:shots: Chromium failed on ${path} at ${size[0]} px:\n${problem}`);
-				process.exitCode = 1;
+	const page = await launch(join(out, ".profile"));
+	try {
+		let wide = 0;
+		for (const size of [PHONE, DESKTOP]) {
+			for (const path of pages) {
+				await page.open(site + path, size);
+				const width = await page.width();
+				if (width.scrolling > 0)
+					console.log(
+						`docs:shots: ${path} at ${size[0]} px: ${width.scrolling} table(s) scroll inside their box`,
+					);
+				if (width.page <= width.view) continue;
+				wide++;
+				console.error(`docs:shots: ${path} lays out ${width.page} px wide at ${width.view} px; sticking out:`);
+				for (const line of width.wide) console.error(`  ${line}`);
 			}
 		}
-	server.close();
+		console.log(`docs:shots: ${2 * pages.length - wide} of ${2 * pages.length} page layouts fit their width`);
+		if (wide > 0) process.exitCode = 1;
+		for (const [name, path] of [
+			["home", "/"],
+			["reference", "/reference"],
+			["topics", "/reference#bus-topics"],
+		])
+			for (const size of [DESKTOP, PHONE]) {
+				const file = `${name}-${size[0]}.png`;
+				await page.open(site + path, size);
+				writeFileSync(join(out, file), await page.shoot());
+				console.log(`docs:shots: ${path} at ${size[0]} px -> docs/screenshots/${file}`);
+			}
+	} catch (problem) {
+		console.error(`docs:shots: Chromium failed: ${problem.message}`);
+		process.exitCode = 1;
+	} finally {
+		await page.close();
+		server.close();
+	}
 });

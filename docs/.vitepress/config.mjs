@@ -2,10 +2,23 @@
 // Links and anchors are also checked without a build by .ci/docs.mjs (npm test).
 import { defineConfig } from "vitepress";
 
+// Inline code may break after a dot that a name follows (`Leaderboard.<wbr>PeriodEndFailed`), so a long
+// name in a narrow table column breaks at its dots, not anywhere, and never widens the page.
+function breakAtDots(md) {
+	const render = md.renderer.rules.code_inline;
+	md.renderer.rules.code_inline = (...args) => {
+		const html = render(...args);
+		const open = html.indexOf(">") + 1;
+		const close = html.lastIndexOf("<");
+		return html.slice(0, open) + html.slice(open, close).replace(/\.(?=[A-Za-z_])/g, ".<wbr>") + html.slice(close);
+	};
+}
+
 export default defineConfig({
 	title: "Leaderboards",
 	description: "Game-wide top-N boards for Roblox, within the request budgets, drained on shutdown.",
 	cleanUrls: true,
+	markdown: { config: breakAtDots },
 	themeConfig: {
 		nav: [
 			{ text: "Guide", link: "/getting-started-luau" },

@@ -265,7 +265,10 @@ export function redraw(lines: ReadonlyArray<string>, previous: number): string {
 	return `${previous > 0 ? `\x1b[${previous}F` : ""}\x1b[2K${lines.join("\n\x1b[2K")}${erased}${extra > 0 ? `\x1b[${extra}A` : ""}`;
 }
 
-/** Plain lines, for CI logs and pipes (each within 80 columns). */
+/**
+ * Plain lines, for CI logs and pipes: each within 80 columns, whole at an hour of 1,000 servers' counts
+ * (wrapped at words only past them).
+ */
 export function plainLines(config: SimulationConfig, frame: Frame): string[] {
 	const c = frame.counters;
 	const head = `[${string.format("%5.1f", c.minute)}/${count(config.minutes)} min]`;
@@ -276,8 +279,9 @@ export function plainLines(config: SimulationConfig, frame: Frame): string[] {
 	if (totals) {
 		const { messages, records } = totals;
 		lines.push(
-			`  backend reads (lists) ${count(totals.lists)}, key reads ${count(totals.reads)}, page refreshes ${count(totals.pageRefreshes)}, MemoryStore ${count(totals.memoryCalls)} (${count(totals.memoryRefused)} refused)`,
-			`  messages ${count(messages.published)} published, ${count(messages.delivered)} delivered, ${count(messages.lost)} lost; throttled ${count(totals.queued)}, dropped ${count(totals.droppedServer + totals.droppedExperience)}`,
+			`  backend reads (lists) ${count(totals.lists)}, key reads ${count(totals.reads)}, page refreshes ${count(totals.pageRefreshes)}`,
+			`  throttled ${count(totals.queued)}, dropped ${count(totals.droppedServer + totals.droppedExperience)}; MemoryStore ${count(totals.memoryCalls)} (${count(totals.memoryRefused)} refused)`,
+			`  messages ${count(messages.published)} published, ${count(messages.delivered)} delivered, ${count(messages.lost)} lost`,
 			`  records ${count(records.records)}, on every server in ${seconds(records.p50)} (median), ${seconds(records.p99)} (p99)`,
 			`  Kills leader ${leader(frame.kills)}; DailyKills ${frame.day} leader ${leader(frame.dailyKills)}`,
 		);

@@ -189,6 +189,42 @@ describeGate("the demo's live view", () => {
 		expectWithin80(wrap(title(config)));
 	});
 
+	it("an hour of 1,000 servers prints each progress line whole within 80 columns (never wrapped)", () => {
+		const config: SimulationConfig = { servers: 1_000, players: 30, minutes: 60, failRate: 0, seed: 1 };
+		const counters: Counters = {
+			...BIG,
+			minute: 60,
+			submits: 4_700_000,
+			writes: 4_000_000,
+			failed: 12_345,
+			dropped: 1_234,
+		};
+		const totals: Totals = {
+			...BIG_TOTALS,
+			lists: 12_345,
+			reads: 123_456,
+			pageRefreshes: 12_345,
+			memoryCalls: 1_234_567,
+			memoryRefused: 12_345,
+			messages: { published: 123_456, delivered: 12_345_678, lost: 12_345, refused: 1_234 },
+		};
+		const leaders = [{ Key: "1234567", Value: 12_345, Rank: 1, DisplayName: "P1234567" }];
+		const frame: Frame = {
+			counters,
+			totals,
+			kills: leaders,
+			bestTimes: [],
+			dailyKills: leaders,
+			day: "2026-12-06",
+			secondsToNewDay: 60,
+		};
+		const lines = plainLines(config, frame);
+		expectWithin80(lines);
+		// The counters, reads, throttle and MemoryStore, messages, records and leaders: one line each.
+		expect(lines.size()).toBe(6);
+		expect(lines[2]).toBe("  throttled 12,345, dropped 1,357; MemoryStore 1,234,567 (12,345 refused)");
+	});
+
 	it("names the heap npm run demo gives the gate", () => {
 		const scripts = (HttpService.JSONDecode(gate!.readFile("package.json")!) as { scripts: Record<string, string> })
 			.scripts;

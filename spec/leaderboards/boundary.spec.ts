@@ -16,16 +16,20 @@ const ONCE = "; this warning shows once per board";
 const has = (text: string, part: string) => text.find(part, 1, true)[0] !== undefined;
 
 describe("submit() says why it refused", () => {
-	it("an unknown board warns once per name, listing the boards; still false", () => {
+	it("an unknown board warns once per name, naming a near board and listing the boards; still false", () => {
 		const { boards } = boardsWith();
 		const logs = captureLogs();
 		expect(boards.submit("Kils", "a", 5)).toBe(false);
 		expect(boards.submit("Kils", "b", 6)).toBe(false);
+		expect(boards.submit("kills", "a", 5)).toBe(false);
 		expect(boards.submit("Kils2", "a", 5)).toBe(false);
+		expect(boards.submit(undefined as never, "a", 5)).toBe(false);
 		logs.restore();
 		expect(logs.messages("warn")).toEqual([
-			`[Leaderboards] "Kils": submit() names no board (the boards: BestTime, Kills)${ONCE}`,
+			`[Leaderboards] "Kils": submit() names no board: did you mean "Kills"? (the boards: BestTime, Kills)${ONCE}`,
+			`[Leaderboards] "kills": submit() names no board: did you mean "Kills"? (the boards: BestTime, Kills)${ONCE}`,
 			`[Leaderboards] "Kils2": submit() names no board (the boards: BestTime, Kills)${ONCE}`,
+			`[Leaderboards] nil: submit() names no board (the boards: BestTime, Kills)${ONCE}`,
 		]);
 	});
 

@@ -1,5 +1,6 @@
 import { Logger } from "../../../kernel";
 import { Board, Settings } from "../contracts";
+import { nearName } from "./nearName";
 
 const log = Logger.scope("Leaderboards");
 
@@ -36,16 +37,19 @@ export class Warnings {
 	/**
 	 * The board a call names. An unknown board (a typo, nil) is refused by each
 	 * call as documented ({}, nil or false), never raised: this warns once per
-	 * name and call, listing the boards.
+	 * name and call, naming the board it likely meant and listing the boards.
 	 */
 	boardOf(settings: Settings, call: string, board: unknown): Board | undefined {
 		const config = typeIs(board, "string") ? settings.boards.get(board) : undefined;
-		if (!config)
+		if (!config) {
+			const near = typeIs(board, "string") ? nearName(board, settings.boardNames) : undefined;
+			const guess = near !== undefined ? `: did you mean ${shown(near)}?` : "";
 			this.once(
 				shown(board),
 				`unknown board ${call}`,
-				`${call}() names no board (the boards: ${settings.boardNames.join(", ")})`,
+				`${call}() names no board${guess} (the boards: ${settings.boardNames.join(", ")})`,
 			);
+		}
 		return config;
 	}
 }
