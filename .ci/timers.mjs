@@ -23,10 +23,6 @@ const ALLOWED = [
 		path: "plugins/leaderboards/stages/Drainer/Drainer.ts",
 		why: "the drain is destroy() itself: its pause between windows ends by ShutdownSeconds, nothing to cancel it",
 	},
-	{
-		path: "plugins/leaderboards/stages/Herald/Herald.ts",
-		why: "its retries wait on sleep()s stop() cancels by hand beside a stopped flag, which its own change replaces",
-	},
 ];
 
 const RAW = new Set(["task.wait", "task.delay", "wait", "delay", "spawn"]);

@@ -67,8 +67,9 @@ export interface DrainLimits {
  * write waits), the value through `writeThrough` (the board's encoding and rule), then publishes
  * Leaderboard.WriteFailed for a failed one and Leaderboard.Settled once the backend call returned or was
  * given up on (the Queue hands the key out again). Publishes Leaderboard.Removed (a removal landed:
- * removals and caches depend on it), Leaderboard.Record (a value that entered the visible top landed:
- * the Herald announces it) and Leaderboard.Flushed (a window ended). Answers, now: the boards
+ * removals and caches depend on it), Leaderboard.Recording (the write of a value that entered the
+ * visible top was sent: the Herald announces a keep-best one), Leaderboard.Record (such a value landed:
+ * the Herald announces any other) and Leaderboard.Flushed (a window ended). Answers, now: the boards
  * (flushNow) and the Drainer (runWindow, inFlight, unresolved, landed, isWriting, lastThrottled).
  */
 export interface FlusherStage extends Service {
@@ -150,7 +151,9 @@ export interface PagesStage extends Service {
 
 /**
  * Herald: records announced on MessagingService and patched into every server's page. Hears
- * Leaderboard.Record; publishes what other servers announce as Leaderboard.Heard. Answers nobody.
+ * Leaderboard.Recording (a keep-best record, as its write is sent) and Leaderboard.Record (any other,
+ * as it lands; every record when the Flusher publishes no Recording); publishes what other servers
+ * announce as Leaderboard.Heard. Answers nobody.
  */
 export type HeraldStage = Service;
 

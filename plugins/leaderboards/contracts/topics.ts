@@ -26,12 +26,18 @@ export const Topics = {
 	WriteFailed: "Leaderboard.WriteFailed",
 	/** (key): an erasure blocks a key here: the Queue drops its values, the Reader and NameResolver what they cached of it. */
 	Erasing: "Leaderboard.Erasing",
-	/** (board, period, key, value, sent): another server announced a record (sent at Unix seconds): the Reader patches it into its page. */
+	/**
+	 * (board, period, key, value, sent): another server announced a record (sent at Unix seconds; a keep-best
+	 * record, announced as its write was sent, RequestSeconds later: by then its write landed or counts as
+	 * failed): the Reader patches it into a page read before `sent`.
+	 */
 	Heard: "Leaderboard.Heard",
 	/** (board, storage, visible): a cached page's visible top changed (nil: no page cached); the Queue keeps it to tell, in O(1), a submit that enters it. */
 	Visible: "Leaderboard.Visible",
 	/** (board): a submit entered the board's visible top; the Flusher arms a prompt window. */
 	Prompt: "Leaderboard.Prompt",
+	/** (board, key, value, period): the write of a value that entered the visible top was sent; value is what it writes (on a Sum board, what it adds). */
+	Recording: "Leaderboard.Recording",
 	/** (board, key, value, period): a value that entered the visible top landed; value is what the store holds. */
 	Record: "Leaderboard.Record",
 	/** (board, key, value): a value was dropped after MaxWriteAttempts failed windows (value nil for a removal). */
@@ -76,6 +82,8 @@ declare module "../../../kernel/Bus" {
 		"Leaderboard.Visible": [board: string, storage: string, visible: Visible | undefined];
 		/** A submit entered the board's visible top. */
 		"Leaderboard.Prompt": [board: string];
+		/** The write of a value that entered the visible top was sent: what it writes (on a Sum board, what it adds), and its period. */
+		"Leaderboard.Recording": [board: string, key: string, value: number, period: string | undefined];
 		/** A value that entered the visible top landed: what the store holds, and its period (nil on an all-time board). */
 		"Leaderboard.Record": [board: string, key: string, value: number, period: string | undefined];
 		/** A value was dropped after MaxWriteAttempts failed windows (value nil for a removal). */

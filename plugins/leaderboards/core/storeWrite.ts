@@ -26,6 +26,7 @@ export class StoreWrite {
 	/**
 	 * Yields. The write's backend calls: a Reset board's period noted in the manifest before its first
 	 * value there (`manifest.note`: erase() finds it), a removal first (publishing Leaderboard.Removed), then
+	 * Leaderboard.Recording for a value that entered a visible top (the Herald may announce it now), then
 	 * the value in the board's rule and encoding (`writeThrough`). True when it landed; a backend that
 	 * errors is a failed write (`throttled` when the store refused it for its budget).
 	 */
@@ -40,6 +41,12 @@ export class StoreWrite {
 				this.removed = true;
 				kernel.Bus.publish(Topics.Removed, write.Board, write.Key);
 				if (write.Remove === "only") return true;
+			}
+			// A record's write goes out: the Herald announces a keep-best one now, its value as encoded and read back.
+			if (write.Record) {
+				const codec = board.codecFor(write);
+				const value = codec ? codec.decode(codec.encode(write.Value)) : write.Value;
+				kernel.Bus.publish(Topics.Recording, write.Board, write.Key, value, board.periodOf(storeOf(write)));
 			}
 			return writeThrough(board, write);
 		});

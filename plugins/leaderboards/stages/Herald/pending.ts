@@ -21,7 +21,7 @@ export const ANNOUNCEMENT_BURST = 10;
 export const PENDING_KEPT = 100;
 /** Seconds a record waits to be announced; an older one shows at its page's next refresh instead. */
 export const PENDING_SECONDS = 10;
-/** Seconds an asker's lease outlives its next ask: one that died is replaced by the next server a record lands on. */
+/** Seconds an asker's lease outlives its next ask: one that died is replaced by the next server a record joins from. */
 export const ASK_MARGIN = 2;
 /** The soonest an asker asks again (records past one message's worth, a token left). */
 export const ASK_SOONEST = 0.1;
@@ -67,7 +67,7 @@ export function withRecord(item: PendingItem, record: Announced, at: number): Pe
 
 // The records no announcement carried yet and not past PENDING_SECONDS, oldest first.
 function waiting(item: PendingItem, at: number): PendingItem["records"] {
-	return item.records.filter(([, number, landed]) => number > item.announced && at - landed <= PENDING_SECONDS);
+	return item.records.filter(([, number, joined]) => number > item.announced && at - joined <= PENDING_SECONDS);
 }
 
 // The announcements' bucket at `at`.
@@ -99,7 +99,7 @@ export function announcement(item: PendingItem, at: number): LuaTuple<[PendingIt
 
 /**
  * Who asks for the next announcement while records wait, so that one server asks, not every server
- * a record landed on: this one, unless another server's lease runs on. The item with this server's
+ * a record joined from: this one, unless another server's lease runs on. The item with this server's
  * lease (renewed, or given up once nothing waits), and the seconds until it asks: the bucket's next
  * token. Undefined seconds: this server does not ask.
  */
