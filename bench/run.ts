@@ -122,7 +122,7 @@ const SUBMIT = ["submit() cost", "submit()'s checks", "Big board submit()", "mem
 /**
  * Which rows a run measures: every one, the experience rows (many servers), the others (one
  * server's), submit()'s own (its cost and memory), the writes a player costs, or boards players
- * see alone; the thousand-server experience (about 47 minutes here) only alone.
+ * see alone; the thousand-server experience (about 35 minutes idle here) only alone.
  */
 export type RowSet = "all" | "clients" | "experiences" | "server" | "submit" | "thousand" | "writes";
 
